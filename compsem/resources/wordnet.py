@@ -1,0 +1,94 @@
+"""WordNet 3.0 through NLTK.
+
+Lookup order: NLTK's own ``wordnet`` data wherever ``nltk.data.path`` finds it; otherwise the
+Debian dict files (``wordnet-base``, plus ``wordnet-sense-index`` for the ``index.sense`` that
+NLTK's reader opens), which :func:`install_debian_wordnet` (run by the setup, never at import
+time) copies into ``<prefix>/share/nltk_data/corpora/wordnet`` together with the ``lexnames``
+file Debian lacks. Anything else is one :class:`WordNetMissingError`.
+"""
+
+from __future__ import annotations
+
+import functools
+import shutil
+import sys
+from pathlib import Path
+
+DEBIAN_WORDNET_DIR = Path("/usr/share/wordnet")
+APT_PACKAGES = ("wordnet-base", "wordnet-sense-index")
+APT_COMMAND = "apt-get install -y --no-install-recommends " + " ".join(APT_PACKAGES)
+FIX_COMMAND = f"{APT_COMMAND} && compsem setup-wordnet   (or: python -m nltk.downloader wordnet)"
+_REQUIRED_FILES = ("data.noun", "index.noun", "index.sense")
+
+# WordNet's 45 lexicographer files, in the order of their numbers. NLTK's reader needs them as
+# `lexnames` ("NN<TAB>name<TAB>syntactic category"); Debian's package does not ship that file.
+_LEXNAMES = (
+    ["adj.all", "adj.pert", "adv.all", "noun.Tops"]
+    + [
+        f"noun.{name}"
+        for name in (
+            "act animal artifact attribute body cognition communication event feeling food group "
+            "location motive object person phenomenon plant possession process quantity relation "
+            "shape state substance time"
+        ).split()
+    ]
+    + [
+        f"verb.{name}"
+        for name in (
+            "body change cognition communication competition consumption contact creation emotion "
+            "motion perception possession social stative weather"
+        ).split()
+    ]
+    + ["adj.ppl"]
+)
+_CATEGORY = {"noun": 1, "verb": 2, "adj": 3, "adv": 4}
+
+
+class WordNetMissingError(RuntimeError):
+    """WordNet 3.0 is neither in NLTK's data path nor installed from Debian's files."""
+
+
+def lexnames_text() -> str:
+    return "".join(
+        f"{number:02d}\t{name}\t{_CATEGORY[name.split('.')[0]]}\n"
+        for number, name in enumerate(_LEXNAMES)
+    )
+
+
+def default_install_dir() -> Path:
+    return Path(sys.prefix) / "share" / "nltk_data" / "corpora" / "wordnet"
+
+
+def install_debian_wordnet(source: Path = DEBIAN_WORDNET_DIR, target: Path | None = None) -> Path:
+    """Copy Debian's WordNet dict files where NLTK looks, and write the missing ``lexnames``."""
+    target = target or default_install_dir()
+    missing = [name for name in _REQUIRED_FILES if not (source / name).is_file()]
+    if missing:
+        raise WordNetMissingError(
+            f"WordNet dict files {', '.join(missing)} are missing from {source}. Install them "
+            f"with `{APT_COMMAND}`, or pass the folder that holds them."
+        )
+    target.mkdir(parents=True, exist_ok=True)
+    for path in sorted(source.iterdir()):
+        if path.is_file():
+            shutil.copyfile(path, target / path.name)
+    (target / "lexnames").write_text(lexnames_text())
+    return target
+
+
+@functools.cache
+def wordnet():
+    """The loaded NLTK WordNet reader; raises :class:`WordNetMissingError` when absent."""
+    from nltk.corpus import wordnet as wn
+
+    try:
+        wn.ensure_loaded()
+    except LookupError as error:
+        raise WordNetMissingError(
+            f"WordNet 3.0 was not found in NLTK's data path. Fix: {FIX_COMMAND}"
+        ) from error
+    return wn
+
+
+def wordnet_version() -> str:
+    return wordnet().get_version()

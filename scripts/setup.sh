@@ -1,0 +1,21 @@
+#!/usr/bin/env bash
+# Set up compsem on a fresh Debian/Ubuntu machine, from scratch and idempotently:
+# WordNet 3.0 from apt, a virtual environment in .venv, the CPU build of torch first (a newer or
+# unpinned torch would pull several GB of CUDA packages), compsem with the pinned constraints,
+# WordNet made readable for NLTK, and a resource report.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+wordnet_packages="wordnet-base wordnet-sense-index"
+if ! dpkg -s $wordnet_packages >/dev/null 2>&1; then
+  sudo=""; [ "$(id -u)" -eq 0 ] || sudo="sudo"
+  $sudo apt-get update -qq
+  $sudo apt-get install -y -qq --no-install-recommends $wordnet_packages
+fi
+
+[ -x .venv/bin/python ] || python3 -m venv .venv
+.venv/bin/pip install -q --upgrade pip
+.venv/bin/pip install -q torch==2.13.0
+.venv/bin/pip install -q -c constraints.txt -e ".[harness,dev]"
+.venv/bin/compsem setup-wordnet
+.venv/bin/compsem doctor
