@@ -1,0 +1,122 @@
+"""Reader of the original PLANE release (Bertolini et al., 2022) into compsem's PLANE schema.
+
+The release's supervised splits are pickled row lists ``[text, label, class, adj, noun, hyper, …]``
+with classes I, N (subsective) and O, in files ``OOV_Train_i.pkl`` / ``OOV_test_i.pkl`` (GOoD)
+and ``IT3_OoV_Train_i.pkl`` / ``IT3_OoV_test_i.pkl`` (One-IT), anywhere under the folder.
+Pickles can run code when loaded: point this only at the release you downloaded yourself.
+"""
+
+from __future__ import annotations
+
+import functools
+import pickle
+from pathlib import Path
+
+import pyarrow as pa
+
+_FILES = {
+    "original_goood": {"train": "OOV_Train_{i}.pkl", "test": "OOV_test_{i}.pkl"},
+    "original_one_it": {"train": "IT3_OoV_Train_{i}.pkl", "test": "IT3_OoV_test_{i}.pkl"},
+}
+_CLASSES = {"I": "I", "N": "S", "S": "S", "O": "O"}
+_TRUE = {"1", "true", "entailment", "yes"}
+_FALSE = {"0", "false", "non_entailment", "non-entailment", "no"}
+
+
+class ReleaseError(ValueError):
+    """The release folder or one of its rows is not in the documented format."""
+
+
+def read_original_split(folder: str | Path | None, regime: str, index: int) -> dict[str, pa.Table]:
+    """The train and test tables of one original split, in ITEM_FEATURES column order."""
+    if folder is None:
+        raise ReleaseError(
+            f"Config {regime}_split_{index} reads the original PLANE release: pass its folder "
+            "with --original-release DIR."
+        )
+    return {
+        split: _rows_to_table(_load_rows(_find(Path(folder), name.format(i=index))))
+        for split, name in _FILES[regime].items()
+    }
+
+
+def _find(folder: Path, name: str) -> Path:
+    matches = sorted(folder.rglob(name))
+    if not matches:
+        raise ReleaseError(
+            f"{name} is not under {folder}; point --original-release at the "
+            "release's supervised_learning folder."
+        )
+    return matches[0]
+
+
+def _load_rows(path: Path) -> list[tuple[Path, int, list]]:
+    with open(path, "rb") as handle:
+        data = pickle.load(handle)  # noqa: S301 (the user's own copy of the release)
+    if hasattr(data, "values") and hasattr(data, "columns"):  # a pandas DataFrame
+        data = data.values.tolist()
+    if not isinstance(data, list | tuple):
+        raise ReleaseError(f"{path} holds a {type(data).__name__}, not a list of rows.")
+    return [(path, number, list(row)) for number, row in enumerate(data)]
+
+
+def _label(value, where: str) -> int:
+    text = str(value).strip().lower()
+    if text in _TRUE:
+        return 1
+    if text in _FALSE:
+        return 0
+    raise ReleaseError(f"{where}: label {value!r} is neither entailment nor non-entailment.")
+
+
+def _inference_type(text: str, adjective: str, noun: str, hypernym: str, where: str) -> int:
+    """IT from the sentence: 'A red car is a car' (1), '… a vehicle' (2), '… a red vehicle' (3)."""
+    _, separator, hypothesis = text.lower().rstrip(". ").partition(" is ")
+    hypothesis = hypothesis.removeprefix("an ").removeprefix("a ")
+    for it, expected in ((1, noun), (3, f"{adjective} {hypernym}"), (2, hypernym)):
+        if separator and hypothesis == expected.lower():
+            return it
+    raise ReleaseError(
+        f"{where}: cannot tell the inference type of {text!r} from adjective {adjective!r}, "
+        f"noun {noun!r} and hypernym {hypernym!r}."
+    )
+
+
+@functools.cache
+def _hypernym_distances(noun: str) -> dict[str, int]:
+    from compsem.hypernyms import unigram_hypernyms
+
+    return unigram_hypernyms(noun, 3)
+
+
+def _rows_to_table(rows: list[tuple[Path, int, list]]) -> pa.Table:
+    from compsem.builders.plane import ITEM_FEATURES, row_id
+
+    records = []
+    for path, number, row in rows:
+        where = f"{path.name}, row {number}"
+        if len(row) < 6:
+            raise ReleaseError(f"{where}: expected [text, label, class, adj, noun, hyper, …].")
+        text, label, klass, adjective, noun, hypernym = (row[0], row[1], *map(str, row[2:6]))
+        if klass not in _CLASSES:
+            raise ReleaseError(f"{where}: unknown adjective class {klass!r} (expected I, N or O).")
+        it = _inference_type(str(text), adjective, noun, hypernym, where)
+        hypothesis = {1: noun, 2: hypernym, 3: f"{adjective} {hypernym}"}[it]
+        records.append(
+            {
+                "id": row_id("plane-original", adjective, noun, hypernym, it),
+                "premise": f"{adjective} {noun}",
+                "hypothesis": hypothesis,
+                "sentence": str(text),
+                "label": _label(label, where),
+                "adjective": adjective,
+                "noun": noun,
+                "hypernym": hypernym,
+                "adjective_class": _CLASSES[klass],
+                "inference_type": it,
+                "hypernym_distance": 0 if it == 1 else _hypernym_distances(noun).get(hypernym, -1),
+                "phrase_count": None,
+                "pmi": None,
+            }
+        )
+    return pa.Table.from_pylist(records, schema=ITEM_FEATURES.arrow_schema)
