@@ -1,0 +1,139 @@
+"""Benchmark PLANE generation; writes JSON.
+
+1. AN extraction throughput against raw ``nlp.pipe`` on the same WordNet glosses
+   (target: extraction keeps ≥ 80% of raw spaCy's documents per second).
+2. Item generation, GOoD splits and Parquet export on a pool of about 2 million items
+   (target: ≥ 1 million items a minute, peak memory under 2 GB). The pool is every pairing of
+   the shipped adjective lexicon with real WordNet nouns, so its hypernyms are real.
+
+Usage: python benchmarks/plane.py [--docs 5000] [--items 2000000] [--out benchmarks/results/plane.json]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import resource
+import tempfile
+import time
+from collections import Counter
+from itertools import islice, product
+from pathlib import Path
+
+import datasets
+import numpy as np
+import pyarrow as pa
+
+from compsem.builders.plane import ITEM_FEATURES, goood_splits, item_pool
+from compsem.export import write_parquet_shards
+from compsem.extraction import an_pair_table, count_an_pairs
+from compsem.hypernyms import hypernym_table
+from compsem.loading_scripts.corpora import wordnet_glosses
+from compsem.resources.lexicon import load_adjective_lexicon
+from compsem.resources.spacy_pipeline import load_pipeline, pipeline_id
+from compsem.resources.wordnet import wordnet
+
+
+def best_seconds(run, repeats: int = 2) -> float:
+    times = []
+    for _ in range(repeats):
+        start = time.perf_counter()
+        run()
+        times.append(time.perf_counter() - start)
+    return min(times)
+
+
+def extraction_throughput(n_docs: int) -> dict:
+    nlp = load_pipeline()
+    texts = list(islice(wordnet_glosses(), n_docs))
+    list(nlp.pipe(texts[:200]))  # warm up
+
+    def raw():
+        for _ in nlp.pipe(texts, batch_size=512):
+            pass
+
+    raw_seconds = best_seconds(raw)
+    extraction_seconds = best_seconds(lambda: count_an_pairs(texts, nlp))
+    return {
+        "documents": n_docs,
+        "spacy_pipeline": pipeline_id(nlp),
+        "raw_docs_per_second": n_docs / raw_seconds,
+        "extraction_docs_per_second": n_docs / extraction_seconds,
+        "ratio": raw_seconds / extraction_seconds,
+        "target_ratio": 0.8,
+    }
+
+
+def synthetic_pairs(target_items: int, seed: int = 0):
+    """AN pairs of every lexicon adjective with enough real WordNet nouns for the target size."""
+    lexicon = load_adjective_lexicon()
+    rng = np.random.default_rng(seed)
+    nouns = sorted(
+        {
+            synset.lemmas()[0].name()
+            for synset in wordnet().all_synsets("n")
+            if synset.lemmas()[0].name().isalpha() and synset.lemmas()[0].name().islower()
+        }
+    )
+    nouns = list(rng.permutation(nouns))
+    tables, chosen = [], []
+    # A noun with h hypernyms gives 1 + 2h items per adjective: 2 * rows - nouns over a table.
+    while (
+        len(lexicon) * sum(2 * len(t) - t["noun"].unique().length() for t in tables) < target_items
+    ):
+        batch, nouns = nouns[:200], nouns[200:]
+        tables.append(hypernym_table(batch))
+        chosen.extend(batch)
+    counts = rng.integers(1, 50, len(lexicon) * len(chosen))
+    pairs = Counter(dict(zip(product(lexicon.classes, chosen), counts.tolist(), strict=True)))
+    return an_pair_table(pairs), lexicon, pa.concat_tables(tables)
+
+
+def generation_throughput(target_items: int) -> dict:
+    pairs, lexicon, hypernyms = synthetic_pairs(target_items)
+    with tempfile.TemporaryDirectory() as folder:
+        start = time.perf_counter()
+        pool = item_pool(pairs, lexicon.classes, hypernyms)
+        generated = time.perf_counter()
+        splits = goood_splits(pool, (0.7, 0.1, 0.2), np.random.default_rng(0))
+        split = time.perf_counter()
+        info = datasets.DatasetInfo(features=ITEM_FEATURES)
+        for name, table in {"full": pool, **splits}.items():
+            dataset = datasets.Dataset(table.cast(ITEM_FEATURES.arrow_schema), info=info)
+            write_parquet_shards(dataset, Path(folder), name)
+        exported = time.perf_counter()
+    seconds = exported - start
+    return {
+        "pairs": len(pairs),
+        "items": len(pool),
+        "split_rows": {name: len(table) for name, table in splits.items()},
+        "seconds": {
+            "generate": generated - start,
+            "goood_split": split - generated,
+            "parquet_export": exported - split,
+            "total": seconds,
+        },
+        "items_per_minute": len(pool) / seconds * 60,
+        "target_items_per_minute": 1_000_000,
+        "peak_rss_mb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024,
+        "target_peak_rss_mb": 2048,
+    }
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--docs", type=int, default=5000, help="glosses for the extraction test")
+    parser.add_argument("--items", type=int, default=2_000_000, help="size of the item pool")
+    parser.add_argument("--out", type=Path, default=Path("benchmarks/results/plane.json"))
+    args = parser.parse_args()
+    results = {
+        "generation": generation_throughput(args.items),
+        "extraction": extraction_throughput(args.docs),
+    }
+    args.out.parent.mkdir(parents=True, exist_ok=True)
+    args.out.write_text(json.dumps(results, indent=2) + "\n")
+    print(json.dumps(results, indent=2))
+
+
+if __name__ == "__main__":
+    main()

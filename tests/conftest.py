@@ -1,0 +1,40 @@
+"""Shared fixtures. No hub is reachable: everything loads offline."""
+
+import os
+
+os.environ.update(HF_HUB_OFFLINE="1", HF_DATASETS_OFFLINE="1", HF_EVALUATE_OFFLINE="1")
+
+from pathlib import Path  # noqa: E402
+
+import pyarrow as pa  # noqa: E402
+import pyarrow.parquet as pq  # noqa: E402
+import pytest  # noqa: E402
+
+# Enough WordNet glosses for every PLANE config to have non-empty, balanced splits.
+TEST_MAX_DOCS = int(os.environ.get("COMPSEM_TEST_MAX_DOCS", "40000"))
+
+
+@pytest.fixture(scope="session", autouse=True)
+def compsem_cache(tmp_path_factory):
+    """A cache shared by the session's builds, so the corpus is parsed once."""
+    cache = tmp_path_factory.mktemp("compsem-cache")
+    os.environ["COMPSEM_CACHE"] = str(cache)
+    return cache
+
+
+@pytest.fixture(scope="session")
+def plane_export(tmp_path_factory) -> Path:
+    """Every generated PLANE config, exported once for the whole session."""
+    from compsem.export import export_benchmark
+
+    out = tmp_path_factory.mktemp("exports") / "plane"
+    export_benchmark("plane", out, None, max_docs=TEST_MAX_DOCS)
+    return out
+
+
+def read_config(folder: Path, config: str) -> dict:
+    """Each split of an exported config as a pandas DataFrame, read straight from Parquet."""
+    splits = {}
+    for path in sorted((folder / config).glob("*.parquet")):
+        splits.setdefault(path.name.split("-")[0], []).append(pq.read_table(path))
+    return {split: pa.concat_tables(tables).to_pandas() for split, tables in splits.items()}

@@ -1,0 +1,53 @@
+"""The command line: readable help, doctor's report, and errors without tracebacks."""
+
+import subprocess
+import sys
+
+from compsem.cli import main
+from compsem.doctor import run_checks
+
+COMPSEM = [sys.executable, "-m", "compsem.cli"]
+
+
+def test_help_lists_every_command():
+    result = subprocess.run([*COMPSEM, "--help"], capture_output=True, text=True, check=True)
+    for command in ("doctor", "setup-wordnet", "build", "demo"):
+        assert command in result.stdout
+
+
+def test_build_help_documents_the_inputs():
+    result = subprocess.run(
+        [*COMPSEM, "build", "--help"], capture_output=True, text=True, check=True
+    )
+    for flag in (
+        "--out",
+        "--corpus",
+        "--lexicon",
+        "--spacy-model",
+        "--seed",
+        "--max-docs",
+        "--config",
+    ):
+        assert flag in result.stdout
+
+
+def test_doctor_reports_every_resource_found(capsys):
+    assert main(["doctor"]) == 0
+    report = capsys.readouterr().out
+    for resource in ("WordNet", "spaCy pipeline", "offline transformer"):
+        assert resource in report
+    assert "3.0" in report and "MISSING" not in report
+
+
+def test_doctor_names_the_fix_for_a_missing_pipeline(capsys):
+    assert main(["doctor", "--spacy-model", "en_core_web_zz"]) == 1
+    report = capsys.readouterr().out
+    assert "MISSING" in report and "python -m spacy download en_core_web_zz" in report
+    assert [check.found for check in run_checks("en_core_web_zz")] == [True, False, True]
+
+
+def test_bad_input_is_one_line_on_stderr(tmp_path, capsys):
+    assert main(["build", "plane", "--out", str(tmp_path / "x"), "--config", "nope"]) == 2
+    error = capsys.readouterr().err
+    assert error.startswith("compsem build: error: Unknown config(s) 'nope'")
+    assert "Traceback" not in error

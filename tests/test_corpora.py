@@ -1,0 +1,60 @@
+"""Corpus readers: every supported source, in order, and malformed input named precisely."""
+
+import json
+
+import pyarrow as pa
+import pyarrow.parquet as pq
+import pytest
+
+from compsem.loading_scripts.corpora import CorpusError, open_corpus, wordnet_glosses
+
+TEXTS = ["A red car stopped.", "The old man smiled.", "A fake gun was found."]
+
+
+def test_text_jsonl_parquet_and_folder_read_the_same_documents(tmp_path):
+    (tmp_path / "a.txt").write_text("\n".join(TEXTS) + "\n\n")
+    (tmp_path / "b.jsonl").write_text("".join(json.dumps({"text": t}) + "\n" for t in TEXTS))
+    pq.write_table(pa.table({"text": TEXTS}), tmp_path / "c.parquet")
+    for name in ("a.txt", "b.jsonl", "c.parquet"):
+        assert list(open_corpus(tmp_path / name).documents()) == TEXTS
+    assert list(open_corpus(tmp_path).documents()) == TEXTS * 3
+
+
+def test_saved_datasets_folder_is_a_corpus(tmp_path):
+    from datasets import Dataset
+
+    Dataset.from_dict({"body": TEXTS}).save_to_disk(str(tmp_path / "saved"))
+    corpus = open_corpus(tmp_path / "saved", text_column="body")
+    assert list(corpus.documents()) == TEXTS
+
+
+def test_fingerprint_follows_content(tmp_path):
+    path = tmp_path / "a.txt"
+    path.write_text("one\n")
+    first = open_corpus(path).fingerprint
+    path.write_text("two\n")
+    assert open_corpus(path).fingerprint != first
+
+
+def test_wordnet_glosses_are_definitions_and_examples():
+    first = list(zip(range(4), wordnet_glosses(), strict=False))
+    assert all(isinstance(text, str) and text for _, text in first)
+
+
+def test_malformed_jsonl_line_is_named(tmp_path):
+    path = tmp_path / "bad.jsonl"
+    path.write_text('{"text": "fine"}\n{not json}\n')
+    with pytest.raises(CorpusError, match=r"bad.jsonl, line 2: not valid JSON"):
+        list(open_corpus(path).documents())
+
+
+def test_missing_text_column_suggests_the_flag(tmp_path):
+    path = tmp_path / "c.parquet"
+    pq.write_table(pa.table({"body": TEXTS}), path)
+    with pytest.raises(CorpusError, match="no column 'text'.*--text-column"):
+        list(open_corpus(path).documents())
+
+
+def test_unreadable_spec_lists_what_is_accepted(tmp_path):
+    with pytest.raises(CorpusError, match="give 'wordnet_glosses'"):
+        open_corpus(tmp_path / "missing.csv")

@@ -1,0 +1,53 @@
+"""The distribution: a built wheel imports every subpackage and ships its data; style is clean."""
+
+import subprocess
+import sys
+import sysconfig
+import venv
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+SUBPACKAGES = [
+    "compsem",
+    "compsem.resources",
+    "compsem.builders.plane",
+    "compsem.loading_scripts.corpora",
+    "compsem.loading_scripts.plane_release",
+    "compsem.metrics",
+    "compsem.cards",
+    "compsem.cli",
+]
+
+
+@pytest.mark.slow
+def test_wheel_installs_into_a_fresh_venv_and_imports_everything(tmp_path):
+    subprocess.run(
+        [sys.executable, "-m", "pip", "wheel", "--no-deps", "-q", "-w", str(tmp_path), str(ROOT)],
+        check=True,
+    )
+    wheel = next(tmp_path.glob("compsem-*.whl"))
+    venv.create(tmp_path / "venv", with_pip=True)
+    python = tmp_path / "venv" / "bin" / "python"
+    subprocess.run([python, "-m", "pip", "install", "-q", "--no-deps", str(wheel)], check=True)
+    script = (
+        "import importlib, compsem\n"
+        f"for name in {SUBPACKAGES!r}: importlib.import_module(name)\n"
+        "from compsem.resources.lexicon import load_adjective_lexicon\n"
+        "from importlib import resources\n"
+        "assert len(load_adjective_lexicon()) >= 300\n"
+        "assert (resources.files('compsem.cards') / 'plane.md').is_file()\n"
+        "assert 'site-packages' in compsem.__file__, compsem.__file__\n"
+    )
+    # Dependencies come from this environment's site-packages; compsem only from the wheel.
+    env = {"PYTHONPATH": sysconfig.get_paths()["purelib"], "PATH": "/usr/bin:/bin"}
+    subprocess.run([python, "-c", script], check=True, cwd=tmp_path, env=env)
+
+
+def test_ruff_lint_and_format_are_clean():
+    for command in (["check", "."], ["format", "--check", "."]):
+        result = subprocess.run(
+            [sys.executable, "-m", "ruff", *command], cwd=ROOT, capture_output=True, text=True
+        )
+        assert result.returncode == 0, result.stdout + result.stderr

@@ -1,0 +1,135 @@
+"""The promises of the PLANE paper, checked as properties of the generated data."""
+
+import pandas as pd
+import pytest
+
+from compsem.builders.plane import ENTAILS, MAX_HYPERNYM_DISTANCE, N_RESAMPLES, VERBALISERS
+from compsem.hypernyms import unigram_hypernyms
+from compsem.text import copular_sentence
+from tests.conftest import read_config
+
+pytestmark = pytest.mark.slow
+RESAMPLES = range(1, N_RESAMPLES + 1)
+
+
+def vocabulary(frame: pd.DataFrame) -> set[str]:
+    """Every word of a split, whatever its role."""
+    return set(frame.adjective) | set(frame.noun) | set(frame.hypernym.dropna())
+
+
+@pytest.fixture(scope="module")
+def full(plane_export):
+    return read_config(plane_export, "full")["train"]
+
+
+def test_labels_follow_table_1(full):
+    expected = [
+        ENTAILS[c][it - 1] for c, it in zip(full.adjective_class, full.inference_type, strict=False)
+    ]
+    assert (full.label == pd.Series(expected, dtype=int)).all()
+    assert set(full.adjective_class) == {"I", "S", "O"}
+    assert set(full.inference_type) == {1, 2, 3}
+
+
+def test_hypotheses_and_sentences_follow_the_inference_type(full):
+    for row in full.sample(2000, random_state=0).itertuples():
+        hypothesis = {1: row.noun, 2: row.hypernym, 3: f"{row.adjective} {row.hypernym}"}
+        assert row.hypothesis == hypothesis[row.inference_type]
+        assert row.premise == f"{row.adjective} {row.noun}"
+        assert row.sentence == copular_sentence(row.premise, row.hypothesis)
+
+
+def test_hypernyms_are_unigram_wordnet_hypernyms_within_the_class_distance(full):
+    upward = full[full.inference_type > 1]
+    limits = upward.adjective_class.map(MAX_HYPERNYM_DISTANCE)
+    assert (upward.hypernym_distance >= 1).all() and (upward.hypernym_distance <= limits).all()
+    assert upward.hypernym.str.fullmatch(r"[a-z]+").all()
+    for row in (
+        upward.drop_duplicates(["noun", "hypernym"]).sample(300, random_state=0).itertuples()
+    ):
+        assert unigram_hypernyms(row.noun, 3)[row.hypernym] == row.hypernym_distance
+    direct = full[full.inference_type == 1]
+    assert direct.hypernym.isna().all() and (direct.hypernym_distance == 0).all()
+
+
+def test_ids_are_unique_and_counts_and_pmi_present(full):
+    assert full.id.is_unique
+    assert (full.phrase_count >= 1).all() and full.pmi.notna().all()
+
+
+def assert_balanced(frame: pd.DataFrame, inference_types) -> None:
+    assert abs(frame.label.mean() - 0.5) <= 0.01
+    shares = frame.inference_type.value_counts(normalize=True)
+    assert set(shares.index) == set(inference_types)
+    assert (abs(shares - 1 / len(inference_types)) <= 0.01).all()
+
+
+def assert_no_lexical_cue(frame: pd.DataFrame) -> None:
+    for role in ("noun", "hypernym"):
+        labels_per_word = frame.dropna(subset=[role]).groupby(role).label.nunique()
+        assert (labels_per_word == 2).all(), labels_per_word[labels_per_word < 2].index[:5]
+
+
+def assert_test_nouns_seen_with_every_class(frame: pd.DataFrame) -> None:
+    assert (frame.groupby("noun").adjective_class.nunique() == 3).all()
+
+
+@pytest.mark.parametrize(
+    "stem, inference_types", [("goood_split", (1, 2, 3)), ("one_it_split", (3,))]
+)
+@pytest.mark.parametrize("index", RESAMPLES)
+def test_goood_vocabularies_are_disjoint_in_every_role(plane_export, stem, inference_types, index):
+    splits = read_config(plane_export, f"{stem}_{index}")
+    assert set(splits) == {"train", "validation", "test"}
+    words = {name: vocabulary(frame) for name, frame in splits.items()}
+    assert not words["train"] & words["test"]
+    assert not words["train"] & words["validation"]
+    assert not words["validation"] & words["test"]
+    for _name, frame in splits.items():
+        assert len(frame) > 0
+        assert_balanced(frame, inference_types)
+        assert_no_lexical_cue(frame)
+    assert_test_nouns_seen_with_every_class(splits["test"])
+
+
+@pytest.mark.parametrize("stem", ["goood_split", "one_it_split", "in_distribution"])
+def test_resamples_are_independent(plane_export, stem):
+    tests = [frozenset(read_config(plane_export, f"{stem}_{i}")["test"].id) for i in RESAMPLES]
+    assert len(set(tests)) == N_RESAMPLES
+
+
+@pytest.mark.parametrize("index", RESAMPLES)
+def test_in_distribution_shares_atoms_but_not_compounds(plane_export, index):
+    splits = read_config(plane_export, f"in_distribution_{index}")
+    train = splits["train"]
+    phrases = {name: set(frame.premise) for name, frame in splits.items()}
+    assert not phrases["train"] & phrases["test"] and not phrases["train"] & phrases["validation"]
+    for name in ("validation", "test"):
+        frame = splits[name]
+        for role in ("adjective", "noun", "hypernym"):
+            assert set(frame[role].dropna()) <= set(train[role].dropna())
+        assert_balanced(frame, (1, 2, 3))
+        assert_no_lexical_cue(frame)
+    assert_balanced(train, (1, 2, 3))
+    assert_test_nouns_seen_with_every_class(splits["test"])
+
+
+def test_two_shot_prompts_cover_every_combination(plane_export):
+    prompts = read_config(plane_export, "two_shot")["test"]
+    per_triplet = prompts.groupby(["adjective", "noun", "hypernym"]).size()
+    assert (per_triplet == 3 * 2 * 2 * 3).all()  # hypothesis IT × order × template × verbaliser
+    assert set(prompts.adjective_class) == {"I", "S", "O"}
+    assert (prompts.prompt.str.count(r"\{mask\}") == 1).all()
+    for row in prompts.sample(500, random_state=0).itertuples():
+        negative, positive = VERBALISERS[row.verbaliser]
+        assert row.target == (positive if row.label else negative)
+        assert row.label == ENTAILS[row.adjective_class][row.inference_type - 1]
+        first, second = map(int, row.premise_inference_types.split(","))
+        assert row.inference_type not in (first, second)
+        premise_words = [negative, positive]
+        sentences = row.prompt.split(". ")
+        for it, sentence in zip((first, second), sentences[:2], strict=False):
+            assert (
+                premise_words[ENTAILS[row.adjective_class][it - 1]]
+                in sentence.split(":")[-1].split()
+            )
