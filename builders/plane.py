@@ -43,11 +43,12 @@ from compsem.resources.spacy_pipeline import (
 )
 from compsem.resources.wordnet import wordnet_version
 from compsem.splits import (
-    SPLITS,
     ItemCodes,
     atoms_seen_in,
     balance,
     compound_sides,
+    holdout,
+    nouns_with_every_class,
     rows_within_sides,
     vocabulary_sides,
 )
@@ -159,8 +160,10 @@ class PlaneConfig(datasets.BuilderConfig):
         seed: base seed; each regime and resample derives its own generator from it.
         max_docs: parse only the first documents of the corpus.
         n_process: spaCy worker processes.
-        split_fractions: shares of the vocabulary (GOoD, One-IT) or of the adjective-noun phrases
-            (in-distribution) given to train, validation and test.
+        test_fraction: share of the vocabulary (GOoD, One-IT; words are dealt by row counts) or
+            of the adjective-noun phrases (in-distribution) given to test.
+        validation_fraction: share of the balanced train side held out as validation (GOoD,
+            One-IT; same vocabulary as train) or of the phrases (in-distribution).
         two_shot_triplets_per_class: ⟨A, N, h(N)⟩ triplets per adjective class in ``two_shot``.
         original_release: folder of the original PLANE pickles, for the ``original_*`` regimes.
     """
@@ -174,7 +177,8 @@ class PlaneConfig(datasets.BuilderConfig):
     seed: int = 42
     max_docs: int | None = None
     n_process: int = 1
-    split_fractions: tuple[float, float, float] = (0.7, 0.1, 0.2)
+    test_fraction: float = 0.4
+    validation_fraction: float = 0.1
     two_shot_triplets_per_class: int = 100
     original_release: str | None = None
 
@@ -184,10 +188,12 @@ class PlaneConfig(datasets.BuilderConfig):
             raise ValueError(f"Unknown PLANE regime {self.regime!r}; use one of {REGIMES}.")
         if not 1 <= self.split_index <= N_RESAMPLES:
             raise ValueError(f"split_index must be 1 … {N_RESAMPLES}, got {self.split_index}.")
-        fractions = tuple(self.split_fractions)
-        if len(fractions) != 3 or min(fractions) <= 0 or abs(sum(fractions) - 1) > 1e-9:
+        if not (
+            0 < self.test_fraction < 1 and 0 < self.validation_fraction < 1 - self.test_fraction
+        ):
             raise ValueError(
-                f"split_fractions must be three positive shares summing to 1, got {fractions}."
+                "test_fraction and validation_fraction must be positive and sum to less than 1, "
+                f"got {self.test_fraction} and {self.validation_fraction}."
             )
 
 
@@ -377,58 +383,65 @@ def _generator(config: PlaneConfig) -> np.random.Generator:
     return np.random.default_rng([config.seed, REGIMES.index(config.regime), config.split_index])
 
 
+def _too_small(config: PlaneConfig, what: str) -> ValueError:
+    return ValueError(
+        f"Config {config.name!r}: {what}: the corpus is too small for this regime's constraints. "
+        "Parse more text (raise --max-docs or pass a larger --corpus)."
+    )
+
+
 def _check_nonempty(splits: dict[str, pa.Table], config: PlaneConfig) -> dict[str, pa.Table]:
     empty = [name for name, table in splits.items() if len(table) == 0]
     if empty:
-        raise ValueError(
-            f"Config {config.name!r}: split(s) {', '.join(empty)} came out empty: the corpus is too "
-            "small for this regime's constraints. Parse more text (raise --max-docs or pass a "
-            "larger --corpus)."
-        )
+        raise _too_small(config, f"split(s) {', '.join(empty)} came out empty")
     return splits
 
 
 def goood_splits(
-    pool: pa.Table, fractions, rng: np.random.Generator, inference_types=INFERENCE_TYPES
+    pool: pa.Table, config: PlaneConfig, rng: np.random.Generator, inference_types=INFERENCE_TYPES
 ) -> dict[str, pa.Table]:
-    """§6.1: train, validation and test over disjoint vocabularies (every role, hypernyms too),
-    each balanced; test nouns are those seen with every adjective class (§3.2)."""
+    """§6.1: train and test over disjoint vocabularies (every role, hypernyms included), each
+    balanced; test nouns are those seen with every adjective class (§3.2). Validation is a
+    balanced holdout of the train side, for model selection."""
     items = ItemCodes.from_table(pool, ADJECTIVE_CLASSES)
-    row_side = rows_within_sides(items, vocabulary_sides(items, fractions, rng))
-    return {
-        split: pool.take(
-            balance(
-                items,
-                np.flatnonzero(row_side == side),
-                inference_types,
-                rng,
-                every_class_per_noun=split == "test",
-            )
-        )
-        for side, split in enumerate(SPLITS)
+    shares = (1 - config.test_fraction, config.test_fraction)
+    row_side = rows_within_sides(items, vocabulary_sides(items, shares, rng))
+    train = balance(items, np.flatnonzero(row_side == 0), inference_types, rng)
+    test = nouns_with_every_class(items, np.flatnonzero(row_side == 1))
+    train, validation = holdout(items, train, inference_types, config.validation_fraction, rng)
+    splits = {
+        "train": train,
+        "validation": validation,
+        "test": balance(items, test, inference_types, rng),
     }
+    return {split: pool.take(rows) for split, rows in splits.items()}
 
 
-def one_it_splits(pool: pa.Table, fractions, rng: np.random.Generator) -> dict[str, pa.Table]:
+def one_it_splits(pool: pa.Table, config: PlaneConfig, rng: np.random.Generator):
     """§6.2: GOoD splits of the IT3 items alone, the one type where I and S disagree."""
-    return goood_splits(pool.filter(pc.equal(pool["inference_type"], 3)), fractions, rng, (3,))
+    return goood_splits(pool.filter(pc.equal(pool["inference_type"], 3)), config, rng, (3,))
 
 
 def in_distribution_splits(
-    pool: pa.Table, fractions, rng: np.random.Generator
+    pool: pa.Table, config: PlaneConfig, rng: np.random.Generator
 ) -> dict[str, pa.Table]:
     """Appendix D: adjective-noun phrases (hence every ⟨A, N, h(N), IT⟩ compound) are disjoint
     across splits, while every adjective, noun and hypernym of validation and test also occurs,
     in the same role, in train."""
     items = ItemCodes.from_table(pool, ADJECTIVE_CLASSES)
+    fractions = (
+        1 - config.validation_fraction - config.test_fraction,
+        config.validation_fraction,
+        config.test_fraction,
+    )
     row_side = compound_sides(items, fractions, rng)
     train = balance(items, np.flatnonzero(row_side == 0), INFERENCE_TYPES, rng)
     splits = {"train": train}
     for side, split in ((1, "validation"), (2, "test")):
         rows = atoms_seen_in(items, np.flatnonzero(row_side == side), train)
-        splits[split] = balance(
-            items, rows, INFERENCE_TYPES, rng, every_class_per_noun=split == "test"
-        )
+        if split == "test":
+            rows = nouns_with_every_class(items, rows)
+        splits[split] = balance(items, rows, INFERENCE_TYPES, rng)
     return {split: pool.take(rows) for split, rows in splits.items()}
 
 
@@ -508,8 +521,11 @@ def plane_splits(config: PlaneConfig) -> dict[str, pa.Table]:
 
         return read_original_split(config.original_release, config.regime, config.split_index)
     pool = build_item_pool(config)
+    classes = set(pool["adjective_class"].unique().to_pylist())
+    if not classes or (config.regime != "full" and classes != set(ADJECTIVE_CLASSES)):
+        missing = ", ".join(sorted(set(ADJECTIVE_CLASSES) - classes))
+        raise _too_small(config, f"no phrases with adjectives of class {missing}")
     rng = _generator(config)
-    fractions = tuple(config.split_fractions)
     if config.regime == "full":
         return {"train": pool}
     if config.regime == "two_shot":
@@ -519,7 +535,7 @@ def plane_splits(config: PlaneConfig) -> dict[str, pa.Table]:
         "one_it": one_it_splits,
         "in_distribution": in_distribution_splits,
     }
-    return _check_nonempty(regime[config.regime](pool, fractions, rng), config)
+    return _check_nonempty(regime[config.regime](pool, config, rng), config)
 
 
 class Plane(datasets.ArrowBasedBuilder):
@@ -604,6 +620,7 @@ def provenance(config: PlaneConfig) -> dict:
         "lexicon_classes": dict(sorted(Counter(lexicon.classes.values()).items())),
         "lexicon_fingerprint": lexicon.fingerprint,
         "max_hypernym_distance": MAX_HYPERNYM_DISTANCE,
-        "split_fractions": list(config.split_fractions),
+        "test_fraction": config.test_fraction,
+        "validation_fraction": config.validation_fraction,
         "two_shot_triplets_per_class": config.two_shot_triplets_per_class,
     }

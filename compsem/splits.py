@@ -3,8 +3,8 @@
 Words (adjectives, nouns, hypernyms) share one code space, so "no word of test occurs in train
 in any role" is one partition of that space. Every split then goes through :func:`balance`, which
 enforces what PLANE §3.2 and §6 promise of a split: labels balanced, inference types in equal
-shares, no noun or hypernym that carries a single label (a lexical cue), and, for test splits,
-only nouns seen with every adjective class.
+shares, and no noun or hypernym that carries a single label (a lexical cue); test splits also
+keep only nouns seen with every adjective class.
 """
 
 from __future__ import annotations
@@ -62,22 +62,39 @@ def _cut(codes: np.ndarray, fractions: tuple[float, ...], rng: np.random.Generat
     return np.split(shuffled, bounds)
 
 
+def _deal(
+    codes: np.ndarray, weights: np.ndarray, fractions: tuple[float, ...], rng: np.random.Generator
+) -> np.ndarray:
+    """Deal ``codes`` in random order, each to the side furthest below its share of the total
+    weight so far, so every side gets its share of rows, not just of words."""
+    sides = np.empty(len(codes), dtype=np.int64)
+    dealt = np.zeros(len(fractions))
+    shares = np.asarray(fractions)
+    for index in rng.permutation(len(codes)):
+        side = int(np.argmax(shares * (dealt.sum() + weights[index]) - dealt))
+        sides[index] = side
+        dealt[side] += weights[index]
+    return sides
+
+
 def vocabulary_sides(
     items: ItemCodes, fractions: tuple[float, ...], rng: np.random.Generator
 ) -> np.ndarray:
     """A side (index into ``fractions``) for every word, or -1 for words no split may use.
 
-    Adjectives are cut per class, so each side sees every class; nouns are cut at random;
-    a word that is only ever a hypernym joins the side whose rows it would keep most of,
-    weighted by the side's share (so small splits still get hypernyms)."""
+    Adjectives (per class, so every side sees every class) and then nouns are dealt to sides by
+    their row counts (:func:`_deal`). A word that is only ever a hypernym joins the side whose
+    rows it would keep most of, weighted by the side's share so small sides still get some."""
     side = np.full(items.n_words, UNASSIGNED)
+    rows_per_word = np.bincount(items.noun, minlength=items.n_words) + np.bincount(
+        items.adjective, minlength=items.n_words
+    )
     for klass in np.unique(items.adjective_class):
         adjectives = np.unique(items.adjective[items.adjective_class == klass])
-        for index, part in enumerate(_cut(adjectives, fractions, rng)):
-            side[part] = index
+        side[adjectives] = _deal(adjectives, rows_per_word[adjectives], fractions, rng)
     nouns = np.unique(items.noun)
-    for index, part in enumerate(_cut(nouns[side[nouns] == UNASSIGNED], fractions, rng)):
-        side[part] = index
+    nouns = nouns[side[nouns] == UNASSIGNED]
+    side[nouns] = _deal(nouns, rows_per_word[nouns], fractions, rng)
     has_hypernym = items.hypernym >= 0
     row_side = np.where(
         side[items.adjective] == side[items.noun], side[items.adjective], UNASSIGNED
@@ -92,6 +109,15 @@ def vocabulary_sides(
     open_words = (side == UNASSIGNED) & (votes.max(axis=0) > 0)
     side[open_words] = votes.argmax(axis=0)[open_words]
     return side
+
+
+def nouns_with_every_class(items: ItemCodes, rows: np.ndarray) -> np.ndarray:
+    """The ``rows`` whose noun occurs with adjectives of every class somewhere in the pool
+    (PLANE §3.2's restriction on test items, against noun-adjective association cues)."""
+    n_classes = int(items.adjective_class.max()) + 1
+    seen = np.zeros((n_classes, items.n_words), dtype=bool)
+    seen[items.adjective_class, items.noun] = True
+    return rows[seen.all(axis=0)[items.noun[rows]]]
 
 
 def rows_within_sides(items: ItemCodes, side: np.ndarray) -> np.ndarray:
@@ -127,10 +153,8 @@ def atoms_seen_in(items: ItemCodes, rows: np.ndarray, reference: np.ndarray) -> 
     return rows[keep]
 
 
-def _cue_free(items: ItemCodes, rows: np.ndarray, every_class_per_noun: bool) -> np.ndarray:
-    """Drop rows until no noun or hypernym carries a single label (and, if asked, every noun
-    occurs with every adjective class)."""
-    n_classes = int(items.adjective_class.max()) + 1 if len(items.label) else 0
+def _cue_free(items: ItemCodes, rows: np.ndarray) -> np.ndarray:
+    """Drop rows until no noun or hypernym carries a single label (a lexical cue)."""
     while True:
         bad = np.zeros(len(rows), dtype=bool)
         label = items.label[rows]
@@ -140,11 +164,6 @@ def _cue_free(items: ItemCodes, rows: np.ndarray, every_class_per_noun: bool) ->
             positive = np.bincount(role[present], weights=label[present], minlength=items.n_words)
             one_label = (positive == 0) | (positive == total)
             bad |= present & one_label[np.maximum(role, 0)]
-        if every_class_per_noun:
-            noun, klass = items.noun[rows], items.adjective_class[rows]
-            classes_seen = np.zeros((n_classes, items.n_words), dtype=bool)
-            classes_seen[klass, noun] = True
-            bad |= ~classes_seen.all(axis=0)[noun]
         if not bad.any():
             return rows
         rows = rows[~bad]
@@ -162,21 +181,43 @@ def apportion(total: int, capacities: np.ndarray) -> np.ndarray:
     return np.minimum(counts, capacities)
 
 
+def _pick(
+    items: ItemCodes, cells: list[tuple[np.ndarray, int]], rng: np.random.Generator
+) -> np.ndarray:
+    """Take ``count`` rows of each cell, the fullest cells first. Within a cell, rows whose noun
+    and hypernym already carry the other label among the rows taken so far come first (random
+    among equals), so a kept row seldom leaves a word with a single label: the subsective IT2
+    row of a triplet follows its IT3 twin, which shares noun and hypernym."""
+    has_label = np.zeros((2, items.n_words + 1), dtype=bool)  # [label, word]; index -1: none
+    taken = []
+    for members, count in sorted(cells, key=lambda cell: -cell[1] / max(len(cell[0]), 1)):
+        members = rng.permutation(members)
+        other = 1 - items.label[members]
+        score = sum(
+            has_label[other, role[members]] | (role[members] < 0)
+            for role in (items.noun, items.hypernym)
+        )
+        chosen = members[np.argsort(-score, kind="stable")[:count]]
+        for role in (items.noun, items.hypernym):
+            has_label[items.label[chosen], role[chosen]] = True
+        taken.append(chosen)
+    return np.concatenate(taken) if taken else np.array([], dtype=np.int64)
+
+
 def _quota_sample(
     items: ItemCodes,
     rows: np.ndarray,
     inference_types: tuple[int, ...],
     rng: np.random.Generator,
+    max_per_type: int | None = None,
 ) -> np.ndarray:
-    """The largest subsample with equal rows per inference type and half of them entailments.
+    """The largest subsample (at most ``max_per_type`` rows per inference type) with equal rows
+    per inference type and half of them entailments.
 
     Labels are a function of (inference type, adjective class) (PLANE Table 1), so each such
-    cell is sampled as a whole; negatives are spread over inference types by their slack."""
-    it, klass, label = (
-        items.inference_type[rows],
-        items.adjective_class[rows],
-        items.label[rows],
-    )
+    cell is sampled as a whole; negatives are spread over inference types by their slack.
+    Rows are then picked by :func:`_pick`."""
+    it, klass, label = items.inference_type[rows], items.adjective_class[rows], items.label[rows]
     available = {
         (t, value): np.flatnonzero((it == t) & (label == value))
         for t in inference_types
@@ -195,21 +236,23 @@ def _quota_sample(
         return bool((low <= high).all() and low.sum() <= wanted <= high.sum())
 
     lo, hi = 0, int((positives + negatives).min())
+    if max_per_type is not None:
+        hi = min(hi, max_per_type)
     while lo < hi:
         middle = (lo + hi + 1) // 2
         lo, hi = (middle, hi) if feasible(middle) else (lo, middle - 1)
-    low, high, wanted = bounds(lo)
+    per_type = lo
+    low, high, wanted = bounds(per_type)
     negative_counts = low + apportion(wanted - int(low.sum()), high - low)
-    chosen = []
+    cells = []
     for t, n_negative in zip(inference_types, negative_counts, strict=True):
-        for value, count in ((0, n_negative), (1, lo - n_negative)):
+        for value, count in ((0, n_negative), (1, per_type - n_negative)):
             cell_rows = available[t, value]
-            cells = np.unique(klass[cell_rows])
-            sizes = np.array([(klass[cell_rows] == c).sum() for c in cells])
-            for c, n in zip(cells, apportion(int(count), sizes), strict=True):
-                members = cell_rows[klass[cell_rows] == c]
-                chosen.append(rng.choice(members, size=int(n), replace=False))
-    return np.sort(rows[np.concatenate(chosen)]) if chosen else rows[:0]
+            classes = np.unique(klass[cell_rows])
+            sizes = np.array([(klass[cell_rows] == c).sum() for c in classes])
+            for c, n in zip(classes, apportion(int(count), sizes), strict=True):
+                cells.append((rows[cell_rows[klass[cell_rows] == c]], int(n)))
+    return np.sort(_pick(items, cells, rng))
 
 
 def balance(
@@ -217,14 +260,27 @@ def balance(
     rows: np.ndarray,
     inference_types: tuple[int, ...],
     rng: np.random.Generator,
-    every_class_per_noun: bool = False,
 ) -> np.ndarray:
     """Subsample ``rows`` until labels are balanced, inference types are in equal shares and no
     noun or hypernym is a lexical cue. Each round only removes rows, so the loop ends."""
-    rows = _cue_free(items, np.sort(rows), every_class_per_noun)
+    rows = _cue_free(items, np.sort(rows))
     while True:
         rows = _quota_sample(items, rows, inference_types, rng)
-        kept = _cue_free(items, rows, every_class_per_noun)
+        kept = _cue_free(items, rows)
         if len(kept) == len(rows):
             return rows
         rows = kept
+
+
+def holdout(
+    items: ItemCodes,
+    rows: np.ndarray,
+    inference_types: tuple[int, ...],
+    fraction: float,
+    rng: np.random.Generator,
+) -> tuple[np.ndarray, np.ndarray]:
+    """Split balanced ``rows`` into (rest, held out ≈ ``fraction``), each balanced again."""
+    per_type = round(fraction * len(rows) / len(inference_types))
+    held = _quota_sample(items, rows, inference_types, rng, max_per_type=per_type)
+    rest = np.setdiff1d(rows, held)
+    return balance(items, rest, inference_types, rng), balance(items, held, inference_types, rng)
