@@ -139,6 +139,8 @@ REGIMES = (
     "original_one_it",
 )
 N_RESAMPLES = 5
+# Shares of the adjective-noun phrases given to train, validation and test in Appendix D splits.
+IN_DISTRIBUTION_SHARES = (0.5, 0.1, 0.4)
 
 
 @dataclass
@@ -160,10 +162,9 @@ class PlaneConfig(datasets.BuilderConfig):
         seed: base seed; each regime and resample derives its own generator from it.
         max_docs: parse only the first documents of the corpus.
         n_process: spaCy worker processes.
-        test_fraction: share of the vocabulary (GOoD, One-IT; words are dealt by row counts) or
-            of the adjective-noun phrases (in-distribution) given to test.
+        test_fraction: share of the row mass whose vocabulary goes to test (GOoD, One-IT).
         validation_fraction: share of the balanced train side held out as validation (GOoD,
-            One-IT; same vocabulary as train) or of the phrases (in-distribution).
+            One-IT; same vocabulary as train). In-distribution splits use IN_DISTRIBUTION_SHARES.
         two_shot_triplets_per_class: ⟨A, N, h(N)⟩ triplets per adjective class in ``two_shot``.
         original_release: folder of the original PLANE pickles, for the ``original_*`` regimes.
     """
@@ -178,7 +179,7 @@ class PlaneConfig(datasets.BuilderConfig):
     max_docs: int | None = None
     n_process: int = 1
     test_fraction: float = 0.4
-    validation_fraction: float = 0.1
+    validation_fraction: float = 0.25
     two_shot_triplets_per_class: int = 100
     original_release: str | None = None
 
@@ -429,12 +430,7 @@ def in_distribution_splits(
     across splits, while every adjective, noun and hypernym of validation and test also occurs,
     in the same role, in train."""
     items = ItemCodes.from_table(pool, ADJECTIVE_CLASSES)
-    fractions = (
-        1 - config.validation_fraction - config.test_fraction,
-        config.validation_fraction,
-        config.test_fraction,
-    )
-    row_side = compound_sides(items, fractions, rng)
+    row_side = compound_sides(items, IN_DISTRIBUTION_SHARES, rng)
     train = balance(items, np.flatnonzero(row_side == 0), INFERENCE_TYPES, rng)
     splits = {"train": train}
     for side, split in ((1, "validation"), (2, "test")):

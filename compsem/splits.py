@@ -242,6 +242,8 @@ def _quota_sample(
         middle = (lo + hi + 1) // 2
         lo, hi = (middle, hi) if feasible(middle) else (lo, middle - 1)
     per_type = lo
+    while per_type > 0 and (per_type * len(inference_types) % 2 or not feasible(per_type)):
+        per_type -= 1  # an even total, so the labels split exactly in half
     low, high, wanted = bounds(per_type)
     negative_counts = low + apportion(wanted - int(low.sum()), high - low)
     cells = []
