@@ -139,8 +139,8 @@ REGIMES = (
     "original_one_it",
 )
 N_RESAMPLES = 5
-# Shares of the adjective-noun phrases given to train, validation and test in Appendix D splits.
-IN_DISTRIBUTION_SHARES = (0.5, 0.1, 0.4)
+# Shares of the adjective-noun phrases given to the train side and to test in Appendix D splits.
+IN_DISTRIBUTION_SHARES = (0.6, 0.4)
 
 
 @dataclass
@@ -432,12 +432,13 @@ def in_distribution_splits(
     items = ItemCodes.from_table(pool, ADJECTIVE_CLASSES)
     row_side = compound_sides(items, IN_DISTRIBUTION_SHARES, rng)
     train = balance(items, np.flatnonzero(row_side == 0), INFERENCE_TYPES, rng)
-    splits = {"train": train}
-    for side, split in ((1, "validation"), (2, "test")):
-        rows = atoms_seen_in(items, np.flatnonzero(row_side == side), train)
-        if split == "test":
-            rows = nouns_with_every_class(items, rows)
-        splits[split] = balance(items, rows, INFERENCE_TYPES, rng)
+    train, validation = holdout(items, train, INFERENCE_TYPES, config.validation_fraction, rng)
+    test = nouns_with_every_class(items, atoms_seen_in(items, np.flatnonzero(row_side == 1), train))
+    splits = {
+        "train": train,
+        "validation": validation,
+        "test": balance(items, test, INFERENCE_TYPES, rng),
+    }
     return {split: pool.take(rows) for split, rows in splits.items()}
 
 

@@ -107,7 +107,8 @@ def test_in_distribution_shares_atoms_but_not_compounds(plane_export, full, inde
     splits = read_config(plane_export, f"in_distribution_{index}")
     train = splits["train"]
     phrases = {name: set(frame.premise) for name, frame in splits.items()}
-    assert not phrases["train"] & phrases["test"] and not phrases["train"] & phrases["validation"]
+    assert not phrases["train"] & phrases["test"] and not phrases["validation"] & phrases["test"]
+    assert not set(train.id) & set(splits["validation"].id)
     for name in ("validation", "test"):
         frame = splits[name]
         for role in ("adjective", "noun", "hypernym"):
