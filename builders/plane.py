@@ -21,6 +21,7 @@ Example::
 
 from __future__ import annotations
 
+import argparse
 import hashlib
 from collections import Counter
 from dataclasses import dataclass
@@ -139,7 +140,7 @@ REGIMES = (
     "original_one_it",
 )
 N_RESAMPLES = 5
-# Shares of the adjective-noun phrases given to the train side and to test in Appendix D splits.
+# Shares of the adjective-noun phrases given to train, validation and test in Appendix D splits.
 IN_DISTRIBUTION_SHARES = (0.6, 0.4)
 
 
@@ -433,10 +434,11 @@ def in_distribution_splits(
     row_side = compound_sides(items, IN_DISTRIBUTION_SHARES, rng)
     train = balance(items, np.flatnonzero(row_side == 0), INFERENCE_TYPES, rng)
     train, validation = holdout(items, train, INFERENCE_TYPES, config.validation_fraction, rng)
+    validation = atoms_seen_in(items, validation, train)
     test = nouns_with_every_class(items, atoms_seen_in(items, np.flatnonzero(row_side == 1), train))
     splits = {
         "train": train,
-        "validation": validation,
+        "validation": balance(items, validation, INFERENCE_TYPES, rng),
         "test": balance(items, test, INFERENCE_TYPES, rng),
     }
     return {split: pool.take(rows) for split, rows in splits.items()}
@@ -589,6 +591,51 @@ _REGIME_DESCRIPTIONS = {
     "original_goood": "The published GOoD split, read from the original release.",
     "original_one_it": "The published One-IT split, read from the original release.",
 }
+
+
+DEMO_TITLE = "PLANE, adjective-noun phrase entailment, built from WordNet's glosses"
+STATISTICS_FIELDS = ("adjective_class", "inference_type", "template", "verbaliser")
+VOCABULARY_FIELDS = ("adjective", "noun", "hypernym")
+
+
+def add_build_arguments(parser: argparse.ArgumentParser) -> None:
+    """The inputs of ``compsem build plane``."""
+    parser.add_argument(
+        "--corpus",
+        default=PlaneConfig.corpus,
+        help="wordnet_glosses, a .txt/.jsonl/.parquet file, a folder of them, "
+        "or a datasets save_to_disk folder",
+    )
+    parser.add_argument(
+        "--text-column", default=PlaneConfig.text_column, help="column or JSON field with the text"
+    )
+    parser.add_argument(
+        "--lexicon", help="adjective lexicon TSV (adjective, class, note); default: the shipped one"
+    )
+    parser.add_argument(
+        "--spacy-model",
+        default=PlaneConfig.spacy_model,
+        help="an installed spaCy pipeline with a parser (PLANE used en_core_web_lg)",
+    )
+    parser.add_argument("--seed", type=int, default=PlaneConfig.seed, help="base random seed")
+    parser.add_argument("--max-docs", type=int, help="parse only the first N documents")
+    parser.add_argument(
+        "--n-process", type=int, default=PlaneConfig.n_process, help="spaCy worker processes"
+    )
+    parser.add_argument(
+        "--original-release",
+        metavar="DIR",
+        help="folder of the original PLANE pickles: adds the original_* configs",
+    )
+
+
+def build_kwargs(args: argparse.Namespace) -> dict:
+    """PlaneConfig keyword arguments from the parsed ``compsem build plane`` arguments."""
+    names = ("corpus", "text_column", "lexicon", "spacy_model", "seed", "max_docs", "n_process")
+    kwargs = {name: getattr(args, name) for name in names}
+    if args.original_release:
+        kwargs["original_release"] = args.original_release
+    return kwargs
 
 
 def default_config_names(config_kwargs: dict) -> list[str]:
