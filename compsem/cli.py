@@ -6,49 +6,19 @@ import argparse
 import sys
 from pathlib import Path
 
+from compsem.export import BENCHMARKS, benchmark_module
 from compsem.resources.spacy_pipeline import DEFAULT_SPACY_MODEL
 
 DEMO_OUT = Path("compsem-demo")
 
 
 class _Formatter(argparse.ArgumentDefaultsHelpFormatter, argparse.RawDescriptionHelpFormatter):
-    pass
+    """Shows defaults, except where there is none to show."""
 
-
-def _add_build_inputs(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument(
-        "--corpus",
-        default="wordnet_glosses",
-        help="wordnet_glosses, a .txt/.jsonl/.parquet file, a folder of them, "
-        "or a datasets save_to_disk folder",
-    )
-    parser.add_argument("--text-column", default="text", help="column or JSON field with the text")
-    parser.add_argument(
-        "--lexicon", help="adjective lexicon TSV (adjective, class, note); default: the shipped one"
-    )
-    parser.add_argument(
-        "--spacy-model",
-        default=DEFAULT_SPACY_MODEL,
-        help="an installed spaCy pipeline with a parser (PLANE used en_core_web_lg)",
-    )
-    parser.add_argument("--seed", type=int, default=42, help="base random seed")
-    parser.add_argument("--max-docs", type=int, help="parse only the first N documents")
-    parser.add_argument("--n-process", type=int, default=1, help="spaCy worker processes")
-
-
-def _build_kwargs(args: argparse.Namespace) -> dict:
-    kwargs = {
-        "corpus": args.corpus,
-        "text_column": args.text_column,
-        "lexicon": args.lexicon,
-        "spacy_model": args.spacy_model,
-        "seed": args.seed,
-        "max_docs": args.max_docs,
-        "n_process": args.n_process,
-    }
-    if getattr(args, "original_release", None):
-        kwargs["original_release"] = args.original_release
-    return kwargs
+    def _get_help_string(self, action: argparse.Action) -> str:
+        if action.default is None or action.default is False:
+            return action.help
+        return super()._get_help_string(action)
 
 
 def summary_table(benchmark: str, exports) -> str:
@@ -69,22 +39,24 @@ def summary_table(benchmark: str, exports) -> str:
 
 
 def cmd_build(args: argparse.Namespace) -> int:
-    from compsem.export import export_benchmark
+    from compsem.export import benchmark_module, export_benchmark
 
-    exports = export_benchmark(args.benchmark, args.out, args.config, **_build_kwargs(args))
+    kwargs = benchmark_module(args.benchmark).build_kwargs(args)
+    exports = export_benchmark(args.benchmark, args.out, args.config, **kwargs)
     print(summary_table(args.benchmark, exports))
     print(f"\nWrote {args.out}: load it with load_dataset({str(args.out)!r}, CONFIG)")
     return 0
 
 
 def cmd_demo(args: argparse.Namespace) -> int:
-    from compsem.export import export_benchmark
+    from compsem.export import benchmark_module, export_benchmark
 
-    out = args.out / "plane"
-    exports = export_benchmark("plane", out, None, **_build_kwargs(args))
-    print("\n## PLANE, built from WordNet's glosses\n")
-    print(summary_table("plane", exports))
-    print(f"\nExported to {out}/ — try: load_dataset({str(out)!r}, 'goood_split_2')")
+    for name in args.benchmarks:
+        out = args.out / name
+        exports = export_benchmark(name, out)
+        print(f"\n## {benchmark_module(name).DEMO_TITLE}\n")
+        print(summary_table(name, exports))
+        print(f"\nExported to {out}/ — load_dataset({str(out)!r}, {exports[0].name!r})")
     return 0
 
 
@@ -142,20 +114,23 @@ def build_parser() -> argparse.ArgumentParser:
     setup.set_defaults(handler=cmd_setup_wordnet)
 
     build = commands.add_parser(
-        "build", formatter_class=_Formatter, help="generate a benchmark as a hub-ready folder"
+        "build",
+        formatter_class=_Formatter,
+        help="generate a benchmark as a hub-ready folder",
+        description="Generate every config (or the named ones) of a benchmark into a folder "
+        "that load_dataset reads and `compsem push` uploads. `compsem build NAME --help` lists "
+        "the inputs of each benchmark.",
     )
-    build.add_argument("benchmark", choices=["plane"], help="which benchmark")
-    build.add_argument("--out", type=Path, required=True, help="folder to (re)write atomically")
-    build.add_argument(
-        "--config", nargs="+", metavar="NAME", help="configs to build (default: all)"
-    )
-    build.add_argument(
-        "--original-release",
-        metavar="DIR",
-        help="folder of the original PLANE pickles: adds original_* configs",
-    )
-    _add_build_inputs(build)
-    build.set_defaults(handler=cmd_build)
+    benchmarks = build.add_subparsers(dest="benchmark", required=True, metavar="BENCHMARK")
+    for name in BENCHMARKS:
+        module = benchmark_module(name)
+        sub = benchmarks.add_parser(name, formatter_class=_Formatter, help=module.DEMO_TITLE)
+        sub.add_argument("--out", type=Path, required=True, help="folder to (re)write atomically")
+        sub.add_argument(
+            "--config", nargs="+", metavar="NAME", help="configs to build (default: all)"
+        )
+        module.add_build_arguments(sub)
+        sub.set_defaults(handler=cmd_build)
 
     demo = commands.add_parser(
         "demo",
@@ -163,7 +138,14 @@ def build_parser() -> argparse.ArgumentParser:
         help="build every benchmark on the embedded defaults and summarise",
     )
     demo.add_argument("--out", type=Path, default=DEMO_OUT, help="folder for the exports")
-    _add_build_inputs(demo)
+    demo.add_argument(
+        "--benchmarks",
+        nargs="+",
+        choices=list(BENCHMARKS),
+        default=list(BENCHMARKS),
+        metavar="NAME",
+        help=f"benchmarks to build, of {', '.join(BENCHMARKS)}",
+    )
     demo.set_defaults(handler=cmd_demo)
     return parser
 

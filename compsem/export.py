@@ -5,6 +5,12 @@ The folder is what ``compsem push`` uploads and what ``load_dataset(folder, conf
 files per split) and ``dataset_info`` (features with ClassLabel names, exact split sizes).
 Exports are atomic: everything is written to a hidden sibling folder that replaces the target
 only once complete, so an interrupted or failed build leaves the previous export intact.
+
+A benchmark is a module of ``compsem.builders`` named in ``BENCHMARKS`` that provides:
+``BUILDER`` (a ``datasets`` builder class), ``CARD_TEMPLATE`` and ``CARD_METADATA``,
+``default_config_names(kwargs)``, ``config_description(config)``, ``provenance(config)``,
+``STATISTICS_FIELDS`` and ``VOCABULARY_FIELDS`` (what the card's tables count), ``DEMO_TITLE``,
+and ``add_build_arguments(parser)`` / ``build_kwargs(args)`` for ``compsem build NAME``.
 """
 
 from __future__ import annotations
@@ -26,7 +32,6 @@ from huggingface_hub import DatasetCard, DatasetCardData
 
 BENCHMARKS = {"plane": "compsem.builders.plane"}
 MAX_SHARD_ROWS = 500_000
-GROUPING_FIELDS = ("adjective_class", "inference_type", "template", "verbaliser")
 
 
 class ExportError(RuntimeError):
@@ -58,8 +63,9 @@ def check_config_names(builder_cls, names: list[str]) -> None:
         )
 
 
-def split_statistics(dataset: datasets.Dataset) -> dict:
-    """Rows, label balance and the distribution of each grouping field of one split."""
+def split_statistics(dataset: datasets.Dataset, module) -> dict:
+    """Rows, label balance, the distribution of each of the benchmark's ``STATISTICS_FIELDS``
+    and the number of distinct values of each of its ``VOCABULARY_FIELDS`` in one split."""
     table = dataset.data.table
     label_names = dataset.features["label"].names
     labels = Counter(table["label"].to_pylist())
@@ -67,10 +73,10 @@ def split_statistics(dataset: datasets.Dataset) -> dict:
         "rows": len(dataset),
         "labels": {label_names[index]: labels.get(index, 0) for index in range(len(label_names))},
     }
-    for name in GROUPING_FIELDS:
+    for name in module.STATISTICS_FIELDS:
         if name in table.column_names:
             statistics[name] = dict(sorted(Counter(table[name].to_pylist()).items()))
-    for name in ("adjective", "noun", "hypernym"):
+    for name in module.VOCABULARY_FIELDS:
         if name in table.column_names:
             statistics[f"distinct_{name}s"] = len(table[name].drop_null().unique())
     return statistics
@@ -164,7 +170,7 @@ def export_benchmark(
             for split, dataset in dataset_dict.items():
                 (staging / config_name).mkdir(exist_ok=True)
                 write_parquet_shards(dataset, staging / config_name, split)
-                export.statistics[split] = split_statistics(dataset)
+                export.statistics[split] = split_statistics(dataset, module)
             exports.append(export)
             del dataset_dict
         shutil.rmtree(staging / ".arrow")

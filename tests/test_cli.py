@@ -17,7 +17,7 @@ def test_help_lists_every_command():
 
 def test_build_help_documents_the_inputs():
     result = subprocess.run(
-        [*COMPSEM, "build", "--help"], capture_output=True, text=True, check=True
+        [*COMPSEM, "build", "plane", "--help"], capture_output=True, text=True, check=True
     )
     for flag in (
         "--out",
@@ -27,6 +27,7 @@ def test_build_help_documents_the_inputs():
         "--seed",
         "--max-docs",
         "--config",
+        "--original-release",
     ):
         assert flag in result.stdout
 
