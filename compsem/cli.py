@@ -53,10 +53,12 @@ def cmd_demo(args: argparse.Namespace) -> int:
 
     for name in args.benchmarks:
         out = args.out / name
+        module = benchmark_module(name)
         exports = export_benchmark(name, out)
-        print(f"\n## {benchmark_module(name).DEMO_TITLE}\n")
+        print(f"\n## {module.DEMO_TITLE}\n")
         print(summary_table(name, exports))
-        print(f"\nExported to {out}/ — load_dataset({str(out)!r}, {exports[0].name!r})")
+        example = module.BUILDER.DEFAULT_CONFIG_NAME
+        print(f"\nExported to {out}/ — load_dataset({str(out)!r}, {example!r})")
     return 0
 
 
