@@ -17,8 +17,9 @@ TEST_MAX_DOCS = None
 
 @pytest.fixture(scope="session", autouse=True)
 def compsem_cache(tmp_path_factory):
-    """A cache shared by the session's builds, so the corpus is parsed once."""
-    cache = tmp_path_factory.mktemp("compsem-cache")
+    """A cache shared by the session's builds, so the corpus is parsed once. Set
+    COMPSEM_TEST_CACHE to a folder to reuse parses across sessions while developing."""
+    cache = os.environ.get("COMPSEM_TEST_CACHE") or tmp_path_factory.mktemp("compsem-cache")
     os.environ["COMPSEM_CACHE"] = str(cache)
     return cache
 
