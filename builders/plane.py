@@ -22,7 +22,6 @@ Example::
 from __future__ import annotations
 
 import argparse
-import hashlib
 from collections import Counter
 from dataclasses import dataclass
 from itertools import islice, product
@@ -33,7 +32,7 @@ import pyarrow as pa
 import pyarrow.compute as pc
 
 from compsem.extraction import count_an_pairs
-from compsem.fingerprint import cached_table, fingerprint
+from compsem.fingerprint import cached_table, fingerprint, row_id
 from compsem.hypernyms import hypernym_table
 from compsem.loading_scripts.corpora import CorpusError, open_corpus
 from compsem.resources.lexicon import ADJECTIVE_CLASSES, load_adjective_lexicon
@@ -217,11 +216,6 @@ ORIGINAL_CONFIGS = [
     *_resampled("original_goood", "original_goood_split"),
     *_resampled("original_one_it", "original_one_it_split"),
 ]
-
-
-def row_id(*fields) -> str:
-    """A stable row id: a hash of the fields that define the row."""
-    return hashlib.blake2b("\x1f".join(map(str, fields)).encode(), digest_size=8).hexdigest()
 
 
 def _words_with_articles(words: pa.Array, capitalise: bool) -> pa.Array:

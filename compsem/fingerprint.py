@@ -45,3 +45,8 @@ def cached_table(step: str, key: str, compute: Callable[[], pa.Table]) -> pa.Tab
     pq.write_table(table, partial)
     os.replace(partial, path)
     return table
+
+
+def row_id(*fields) -> str:
+    """A stable row id: a hash of the fields that define the row."""
+    return hashlib.blake2b("\x1f".join(map(str, fields)).encode(), digest_size=8).hexdigest()
