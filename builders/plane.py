@@ -31,6 +31,7 @@ import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
 
+from compsem.audit_checks import PLANE_AUDIT_CHECKS as AUDIT_CHECKS  # noqa: F401 (protocol)
 from compsem.extraction import count_an_pairs
 from compsem.fingerprint import cached_table, fingerprint, row_id
 from compsem.hypernyms import hypernym_table
@@ -575,8 +576,9 @@ CARD_METADATA = {
 }
 _REGIME_DESCRIPTIONS = {
     "full": "Every item of the pool, unsplit.",
-    "goood": "Generalise out of distribution (§6.1): no adjective, noun or hypernym of validation "
-    "or test occurs in train in any role.",
+    "goood": "Generalise out of distribution (§6.1): no adjective, noun or hypernym of test "
+    "occurs in train or validation in any role; validation is a balanced holdout of the train "
+    "side, for model selection.",
     "one_it": "One-IT (§6.2): GOoD splits of IT3 items only, the inference type where "
     "intersective and subsective adjectives disagree.",
     "in_distribution": "In-distribution (Appendix D): adjectives, nouns and hypernyms shared "
@@ -587,6 +589,11 @@ _REGIME_DESCRIPTIONS = {
 }
 
 
+CHANGELOG = {
+    "1.0.0": "First compsem generation of PLANE: Table 1 items from a corpus, the shipped "
+    "472-adjective lexicon and WordNet 3.0; GOoD, One-IT and in-distribution splits (five seeded "
+    "resamples each) with no hypernym leak; two-shot prompts; readers of the original release.",
+}
 DEMO_TITLE = "PLANE, adjective-noun phrase entailment, built from WordNet's glosses"
 STATISTICS_FIELDS = ("adjective_class", "inference_type", "template", "verbaliser")
 VOCABULARY_FIELDS = ("adjective", "noun", "hypernym")

@@ -1,0 +1,13 @@
+"""compsem: compositional-semantics benchmarks as versioned Hugging Face datasets.
+
+``compsem.load("plane", "goood_split_2", version="v1.0.0")`` loads a published benchmark at a
+pinned tag (offline too, once downloaded). Submodules are imported lazily: ``import compsem``
+stays cheap.
+"""
+
+
+def load(name_or_repo, config=None, version=None, **kwargs):
+    """A compsem dataset at a pinned version; see :func:`compsem.hub.load`."""
+    from compsem.hub import load as _load
+
+    return _load(name_or_repo, config, version, **kwargs)

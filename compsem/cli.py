@@ -149,6 +149,10 @@ def build_parser() -> argparse.ArgumentParser:
         help=f"benchmarks to build, of {', '.join(BENCHMARKS)}",
     )
     demo.set_defaults(handler=cmd_demo)
+
+    from compsem.publish_cli import add_commands as add_publish_commands
+
+    add_publish_commands(commands)
     return parser
 
 

@@ -11,6 +11,30 @@ A benchmark is a module of ``compsem.builders`` named in ``BENCHMARKS`` that pro
 ``default_config_names(kwargs)``, ``config_description(config)``, ``provenance(config)``,
 ``STATISTICS_FIELDS`` and ``VOCABULARY_FIELDS`` (what the card's tables count), ``DEMO_TITLE``,
 and ``add_build_arguments(parser)`` / ``build_kwargs(args)`` for ``compsem build NAME``.
+
+Optional, each with a fallback, so a module without them still exports and audits:
+
+- ``CHANGELOG``: ``{version: change}``; the card renders it as ``changelog`` (newest first), and
+  a version without an entry shows as such. Without it, ``changelog`` is empty.
+- a ``regime`` attribute on each ``BuilderConfig``: groups configs into the card's regime
+  sections (``regimes``) and picks the audit's checks. Without it, a config is its own regime.
+- ``AUDIT_CHECKS``: ``{regime: [check, …]}`` (``"*"`` for any other regime), each check a
+  callable ``(splits: dict[str, pyarrow.Table]) -> compsem.audit_checks.CheckResult`` for a
+  promise of that regime (see ``compsem/audit_checks.py`` for ready-made ones such as
+  ``vocabulary_disjoint`` and ``atoms_in_train``). Without it: only the generic checks
+  (duplicates within and across splits, label distribution, hypothesis-only artefacts).
+- ``AUDIT_INPUT_FIELDS`` (the columns that make a row's model input, for duplicate checks) and
+  ``AUDIT_HYPOTHESIS_FIELD`` (the column a hypothesis-only probe reads). Without them:
+  ``premise`` + ``hypothesis``, else the first of ``sentence``, ``prompt``, ``text``; and
+  ``hypothesis`` when present.
+- ``ORIGINAL_CONFIGS`` whose builder takes ``original_release=DIR``: lets ``compsem audit DIR
+  --original NAME`` audit a published release as read by ``loading_scripts/``.
+
+Every template is rendered with ``card_data``, ``exports``, ``provenance``, ``citation`` (the
+paper's BibTeX), ``version``, ``module``, ``regimes`` (``{regime: [config names]}``),
+``fingerprints`` (``{config: content fingerprint}``), ``changelog``, ``compsem_bibtex`` and
+``audit_start`` / ``audit_end`` / ``not_audited`` (the markers ``compsem audit`` writes between).
+Each split's statistics also hold its content ``fingerprint`` (``compsem/versioning.py``).
 """
 
 from __future__ import annotations
@@ -30,7 +54,16 @@ from datasets.info import DatasetInfosDict
 from datasets.utils.metadata import MetadataConfigs
 from huggingface_hub import DatasetCard, DatasetCardData
 
-BENCHMARKS = {"plane": "compsem.builders.plane"}
+from compsem import card as cards
+from compsem.versioning import config_fingerprint, dataset_fingerprint
+
+BENCHMARKS = {
+    "plane": "compsem.builders.plane",
+    "rnpc": "compsem.builders.rnpc",
+    "seti": "compsem.builders.seti",
+    "booqa": "compsem.builders.booqa",
+    "montague": "compsem.builders.montague",
+}
 MAX_SHARD_ROWS = 500_000
 
 
@@ -75,10 +108,12 @@ def split_statistics(dataset: datasets.Dataset, module) -> dict:
     }
     for name in module.STATISTICS_FIELDS:
         if name in table.column_names:
-            statistics[name] = dict(sorted(Counter(table[name].to_pylist()).items()))
+            counts = Counter(table[name].to_pylist()).items()
+            statistics[name] = dict(sorted(counts, key=lambda item: (item[0] is None, item[0])))
     for name in module.VOCABULARY_FIELDS:
         if name in table.column_names:
             statistics[f"distinct_{name}s"] = len(table[name].drop_null().unique())
+    statistics["fingerprint"] = dataset_fingerprint(dataset)
     return statistics
 
 
@@ -92,8 +127,44 @@ def write_parquet_shards(dataset: datasets.Dataset, folder: Path, split: str) ->
     return paths
 
 
+def benchmark_name(module) -> str:
+    """The name under which ``module`` is registered in ``BENCHMARKS``."""
+    for name, path in BENCHMARKS.items():
+        if path == module.__name__:
+            return name
+    return module.__name__.rsplit(".", 1)[-1]
+
+
+def config_regimes(module, names: list[str]) -> dict[str, list[str]]:
+    """``{regime: [config names]}`` in export order; a config without ``regime`` is its own."""
+    configs = module.BUILDER.builder_configs
+    regimes: dict[str, list[str]] = {}
+    for name in names:
+        regime = getattr(configs.get(name), "regime", None) or name
+        regimes.setdefault(regime, []).append(name)
+    return regimes
+
+
+def card_fingerprints(exports: list[ConfigExport]) -> dict[str, str]:
+    """``{config: content fingerprint}`` from the split fingerprints the statistics hold."""
+    return {
+        export.name: config_fingerprint(
+            {split: stats["fingerprint"] for split, stats in export.statistics.items()}
+        )
+        for export in exports
+        if all("fingerprint" in stats for stats in export.statistics.values())
+    }
+
+
 def card_data(module, exports: list[ConfigExport]) -> DatasetCardData:
-    data = DatasetCardData(**module.CARD_METADATA)
+    largest = max((sum(s["rows"] for s in e.statistics.values()) for e in exports), default=0)
+    metadata = {"size_categories": [cards.size_category(largest)], **module.CARD_METADATA}
+    metadata[cards.METADATA_KEY] = {
+        "benchmark": benchmark_name(module),
+        "version": str(module.BUILDER.VERSION),
+        "fingerprints": card_fingerprints(exports),
+    }
+    data = DatasetCardData(**metadata)
     MetadataConfigs(
         {
             export.name: {
@@ -111,14 +182,25 @@ def card_data(module, exports: list[ConfigExport]) -> DatasetCardData:
 
 
 def render_card(module, exports: list[ConfigExport], provenance: dict) -> str:
+    """The README.md of an export: the benchmark's template rendered with its metadata. The size
+    category counts the largest config, as PLANE-like exports hold subsets of one item pool."""
     template = Path(str(importlib.resources.files("compsem.cards") / module.CARD_TEMPLATE))
+    version = str(module.BUILDER.VERSION)
     card = DatasetCard.from_template(
         card_data(module, exports),
         template_path=str(template),
         exports=exports,
         provenance=provenance,
         citation=exports[0].info.citation.strip(),
-        version=str(module.BUILDER.VERSION),
+        version=version,
+        module=module,
+        regimes=config_regimes(module, [export.name for export in exports]),
+        fingerprints=card_fingerprints(exports),
+        changelog=cards.render_changelog(getattr(module, "CHANGELOG", None), version),
+        compsem_bibtex=cards.compsem_bibtex(version),
+        audit_start=cards.AUDIT_START,
+        audit_end=cards.AUDIT_END,
+        not_audited=cards.NOT_AUDITED,
     )
     return str(card)
 

@@ -1,0 +1,352 @@
+"""The split auditor: does each config keep what its split regime promises?
+
+For every config of an export folder (or of an original release read through
+``loading_scripts/``), the auditor runs the checks its regime promises (the benchmark module's
+``AUDIT_CHECKS``, see ``compsem/audit_checks.py``), the checks every regime promises (no
+duplicate within or across splits), reports the label distribution, and measures
+hypothesis-only artefacts (``compsem/hypothesis_only.py``). A broken promise makes
+``compsem audit`` exit non-zero; the report goes to stdout, optionally to JSON, and into the
+card's audit section.
+
+    from compsem.audit import audit_folder
+    report = audit_folder("hub/plane")
+    report.ok, report.broken()
+"""
+
+from __future__ import annotations
+
+import importlib
+import tempfile
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+
+import pyarrow as pa
+import pyarrow.parquet as pq
+from tqdm.auto import tqdm
+
+from compsem import audit_checks as checks
+from compsem import card as cards
+from compsem.audit_checks import CheckResult
+from compsem.hypothesis_only import ProbeResult, probe
+from compsem.versioning import read_split_tables
+
+
+class AuditError(ValueError):
+    """The folder cannot be audited: the message says why and what to do."""
+
+
+@dataclass
+class ConfigAudit:
+    """The audit of one config."""
+
+    config: str
+    regime: str | None
+    rows: dict[str, int]
+    checks: list[CheckResult] = field(default_factory=list)
+    probes: list[ProbeResult] = field(default_factory=list)
+
+    @property
+    def broken(self) -> list[CheckResult]:
+        return [check for check in self.checks if check.broken]
+
+
+@dataclass
+class AuditReport:
+    """Every config's audit, with what was audited."""
+
+    source: str
+    benchmark: str | None
+    version: str | None
+    configs: list[ConfigAudit]
+    hypothesis_field: str | None = None
+
+    @property
+    def ok(self) -> bool:
+        return not self.broken()
+
+    def broken(self) -> list[tuple[str, CheckResult]]:
+        return [(audit.config, check) for audit in self.configs for check in audit.broken]
+
+    def to_json(self) -> dict:
+        return {
+            "source": self.source,
+            "benchmark": self.benchmark,
+            "version": self.version,
+            "ok": self.ok,
+            "configs": [
+                {**asdict(audit), "broken": [check.name for check in audit.broken]}
+                for audit in self.configs
+            ],
+        }
+
+    def to_markdown(self) -> str:
+        return render_markdown(self)
+
+
+def _module(benchmark: str | None):
+    if benchmark is None:
+        return None
+    from compsem.export import benchmark_module
+
+    return benchmark_module(benchmark)
+
+
+def regime_checks(module, benchmark: str | None, regime: str | None) -> list:
+    """The checks ``regime`` promises: the module's ``AUDIT_CHECKS``, else none."""
+    table = getattr(module, "AUDIT_CHECKS", None) or {}
+    return list(table.get(regime, table.get("*", [])))
+
+
+def config_regime(module, config: str) -> str | None:
+    if module is None:
+        return None
+    builder_config = module.BUILDER.builder_configs.get(config)
+    if builder_config is None:
+        return None
+    return getattr(builder_config, "regime", None) or config
+
+
+def detect_benchmark(card, configs: list[str]) -> str | None:
+    """The benchmark named in the card's ``compsem`` block, else the registered benchmark whose
+    builder knows every config."""
+    from compsem.export import BENCHMARKS
+
+    named = cards.compsem_metadata(card).get("benchmark") if card is not None else None
+    if named in BENCHMARKS:
+        return named
+    for name, path in BENCHMARKS.items():
+        known = importlib.import_module(path).BUILDER.builder_configs
+        if configs and all(config in known for config in configs):
+            return name
+    return None
+
+
+def read_export(folder: Path) -> dict[str, dict[str, pa.Table]]:
+    """``{config: {split: table}}`` from the card's ``configs`` (data files per split), or from
+    ``<config>/<split>-*.parquet`` folders where there is no card."""
+    folder = Path(folder)
+    if not folder.is_dir():
+        raise AuditError(f"{folder} is not a folder: pass an export folder (compsem build --out).")
+    configs: dict[str, dict[str, pa.Table]] = {}
+    if (folder / "README.md").is_file():
+        from datasets.utils.metadata import MetadataConfigs
+
+        for name, config in MetadataConfigs.from_dataset_card_data(
+            cards.read_card(folder).data
+        ).items():
+            splits = {}
+            for entry in config.get("data_files", []):
+                patterns = entry["path"] if isinstance(entry["path"], list) else [entry["path"]]
+                paths = sorted(p for pattern in patterns for p in folder.glob(pattern))
+                if not paths:
+                    raise AuditError(
+                        f"The card lists {patterns} for {name}/{entry['split']} but no such file "
+                        f"is in {folder}: rebuild the export."
+                    )
+                splits[entry["split"]] = pa.concat_tables(pq.read_table(p) for p in paths)
+            configs[name] = splits
+    else:
+        for path in sorted(
+            p for p in folder.iterdir() if p.is_dir() and not p.name.startswith(".")
+        ):
+            splits = read_split_tables(folder, path.name)
+            if splits:
+                configs[path.name] = splits
+    if not configs:
+        raise AuditError(f"{folder} holds no Parquet configs: point at a `compsem build` folder.")
+    return configs
+
+
+def audit_config(
+    name: str,
+    splits: dict[str, pa.Table],
+    module=None,
+    benchmark: str | None = None,
+    hypothesis_only: bool = True,
+    max_hypothesis_only_aucnorm: float | None = None,
+) -> ConfigAudit:
+    """Run one config's checks: its regime's promises, then the generic ones."""
+    regime = config_regime(module, name)
+    input_fields = getattr(module, "AUDIT_INPUT_FIELDS", None)
+    audit = ConfigAudit(name, regime, {split: t.num_rows for split, t in splits.items()})
+    label_names = None
+    first = next(iter(splits.values()))
+    if first.schema.metadata and b"huggingface" in first.schema.metadata:
+        import datasets
+
+        label = datasets.Features.from_arrow_schema(first.schema).get("label")
+        label_names = getattr(label, "names", None)
+    generic = [checks.no_duplicates_within(input_fields), checks.no_duplicates_across(input_fields)]
+    for check in [*regime_checks(module, benchmark, regime), *generic]:
+        audit.checks.append(check(splits))
+    if not any(c.name == "labels balanced" and c.passed is not None for c in audit.checks):
+        audit.checks.append(checks.label_distribution(names=label_names)(splits))
+    if hypothesis_only:
+        field_name = getattr(module, "AUDIT_HYPOTHESIS_FIELD", "hypothesis")
+        audit.probes = probe(splits, field_name)
+        if max_hypothesis_only_aucnorm is not None:
+            audit.checks.append(_probe_ceiling(audit.probes, max_hypothesis_only_aucnorm))
+    return audit
+
+
+def _probe_ceiling(probes: list[ProbeResult], ceiling: float) -> CheckResult:
+    name = f"hypothesis-only AUCnorm ≤ {ceiling:g}"
+    scored = [p for p in probes if p.aucnorm is not None]
+    if not scored:
+        return CheckResult(name, None, "no hypothesis-only AUCnorm to compare")
+    worst = max(scored, key=lambda p: p.aucnorm)
+    detail = f"highest {worst.aucnorm:.3f} on {worst.evaluated_on}"
+    return CheckResult(name, worst.aucnorm <= ceiling, detail)
+
+
+def audit_tables(
+    configs: dict[str, dict[str, pa.Table]],
+    source: str,
+    benchmark: str | None = None,
+    version: str | None = None,
+    hypothesis_only: bool = True,
+    max_hypothesis_only_aucnorm: float | None = None,
+) -> AuditReport:
+    module = _module(benchmark)
+    report = AuditReport(source, benchmark, version, [])
+    report.hypothesis_field = getattr(module, "AUDIT_HYPOTHESIS_FIELD", "hypothesis")
+    for name, splits in tqdm(configs.items(), desc="Auditing configs", unit="config"):
+        report.configs.append(
+            audit_config(
+                name, splits, module, benchmark, hypothesis_only, max_hypothesis_only_aucnorm
+            )
+        )
+    return report
+
+
+def audit_folder(
+    folder: str | Path,
+    benchmark: str | None = None,
+    configs: list[str] | None = None,
+    hypothesis_only: bool = True,
+    max_hypothesis_only_aucnorm: float | None = None,
+    write_card: bool = True,
+) -> AuditReport:
+    """Audit an export folder; with ``write_card``, put the report into its README.md."""
+    folder = Path(folder)
+    tables = read_export(folder)
+    if configs:
+        unknown = sorted(set(configs) - set(tables))
+        if unknown:
+            raise AuditError(f"{folder} has no config(s) {unknown}; it has {sorted(tables)}.")
+        tables = {name: tables[name] for name in configs}
+    card = cards.read_card(folder) if (folder / "README.md").is_file() else None
+    benchmark = benchmark or detect_benchmark(card, list(tables))
+    version = cards.compsem_metadata(card).get("version") if card is not None else None
+    report = audit_tables(
+        tables, str(folder), benchmark, version, hypothesis_only, max_hypothesis_only_aucnorm
+    )
+    if write_card and card is not None:
+        write_audit_section(folder, report)
+    return report
+
+
+def audit_release(
+    benchmark: str,
+    release: str | Path,
+    configs: list[str] | None = None,
+    hypothesis_only: bool = True,
+    max_hypothesis_only_aucnorm: float | None = None,
+) -> AuditReport:
+    """Audit a benchmark's original release, read by its builder's ``original_release`` input
+    (the readers in ``loading_scripts/``), config by config as our schema."""
+    from compsem.export import export_benchmark
+
+    module = _module(benchmark)
+    originals = [c.name for c in getattr(module, "ORIGINAL_CONFIGS", [])]
+    if not originals:
+        raise AuditError(f"{benchmark} has no reader for its original release.")
+    names = configs or originals
+    unknown = sorted(set(names) - set(originals))
+    if unknown:
+        raise AuditError(f"{unknown} are not original {benchmark} configs; use {originals}.")
+    with tempfile.TemporaryDirectory(prefix="compsem-audit-") as scratch:
+        out = Path(scratch) / benchmark
+        export_benchmark(benchmark, out, names, original_release=str(release))
+        tables = read_export(out)
+    return audit_tables(
+        tables,
+        f"{benchmark} original release ({release})",
+        benchmark,
+        "original release",
+        hypothesis_only,
+        max_hypothesis_only_aucnorm,
+    )
+
+
+def _result(check: CheckResult) -> str:
+    if check.passed is None:
+        return "info"
+    if check.passed:
+        return "pass"
+    return "**BROKEN**" if check.promised else "fail"
+
+
+def _cell(text: str) -> str:
+    return text.replace("|", "\\|").replace("\n", " ")
+
+
+def _number(value: float | None, percent: bool = False) -> str:
+    if value is None:
+        return "–"
+    return f"{100 * value:.1f}%" if percent else f"{value:.3f}"
+
+
+def render_markdown(report: AuditReport) -> str:
+    """The report as Markdown: a summary, every check per config, the hypothesis-only table."""
+    broken = report.broken()
+    what = report.benchmark or "this dataset"
+    if report.version:
+        what += f" {report.version}"
+    lines = [
+        f"`compsem audit` checked {len(report.configs)} config(s) of {what}: "
+        + (
+            "every promise holds."
+            if not broken
+            else f"**{len(broken)} broken promise(s)** in "
+            f"{', '.join(sorted({config for config, _ in broken}))}."
+        ),
+        "",
+        "| config | regime | check | result | detail |",
+        "|---|---|---|---|---|",
+    ]
+    for audit in report.configs:
+        for check in audit.checks:
+            lines.append(
+                f"| {audit.config} | {audit.regime or '–'} | {check.name} | {_result(check)} "
+                f"| {_cell(check.detail)} |"
+            )
+    probes = [(audit.config, p) for audit in report.configs for p in audit.probes]
+    if probes:
+        lines += [
+            "",
+            f"Hypothesis-only artefacts: a bag-of-words logistic regression on "
+            f"`{report.hypothesis_field}` alone (no premise), as the BoOQA paper uses "
+            "hypothesis-only models. Accuracy near the majority baseline (always the training "
+            "set's commonest label) and AUCnorm near 0 mean the hypothesis alone gives little "
+            "away. No AUCnorm where the probe scores every row alike (tied: none of the words "
+            "it learned occurs there) or the split has one label.",
+            "",
+            "| config | trained on | evaluated on | rows | accuracy | majority | AUCnorm |",
+            "|---|---|---|---:|---:|---:|---:|",
+        ]
+        for config, p in probes:
+            lines.append(
+                f"| {config} | {p.trained_on} ({p.train_rows}) | {p.evaluated_on} | {p.rows} "
+                f"| {_number(p.accuracy, True)} | {_number(p.majority_accuracy, True)} "
+                f"| {_number(p.aucnorm)}{f' ({p.note})' if p.note else ''} |"
+            )
+    return "\n".join(lines)
+
+
+def write_audit_section(folder: Path, report: AuditReport) -> Path:
+    """Replace the audit section of ``folder``'s card with ``report`` (atomically)."""
+    path = Path(folder) / "README.md"
+    text = cards.replace_audit_section(path.read_text(encoding="utf-8"), render_markdown(report))
+    cards.write_text_atomically(path, text)
+    return path

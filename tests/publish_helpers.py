@@ -1,0 +1,24 @@
+"""Running the publishing commands as ``compsem`` runs them, for the publish and audit tests."""
+
+import argparse
+import sys
+
+from compsem.publish_cli import add_commands
+
+
+def run_cli(argv: list[str]) -> int:
+    """``compsem ARGV`` with ``compsem.cli.main``'s error handling. Until ``compsem.cli`` registers
+    the publishing commands, they run from a parser of their own."""
+    from compsem import cli
+
+    parser = cli.build_parser()
+    commands = next(a for a in parser._actions if isinstance(a, argparse._SubParsersAction))
+    if "push" not in commands.choices:
+        parser = argparse.ArgumentParser(prog="compsem")
+        add_commands(parser.add_subparsers(dest="command", required=True))
+    args = parser.parse_args(argv)
+    try:
+        return args.handler(args)
+    except (ValueError, RuntimeError, OSError) as error:
+        print(f"compsem {args.command}: error: {error}", file=sys.stderr)
+        return 2

@@ -1,0 +1,296 @@
+"""Push, pull and pinned loading. No Hub is reachable: the push runs against a patched ``HfApi``
+and the exact folder it would upload is loaded through ``load_dataset``; downloads run the real
+``snapshot_download`` offline against a Hub cache laid out as a download leaves it."""
+
+import shutil
+from pathlib import Path
+from unittest import mock
+
+import httpx2
+import huggingface_hub
+import pytest
+from datasets import ClassLabel, load_dataset
+from huggingface_hub import DatasetCard, constants
+from huggingface_hub.errors import HfHubHTTPError
+from huggingface_hub.utils import filter_repo_objects
+
+from compsem import hub
+from compsem.builders.plane import LABEL_NAMES, Plane
+from compsem.hub import PublishError
+from tests.conftest import read_config
+from tests.publish_helpers import run_cli
+
+pytestmark = pytest.mark.slow  # every test here reads the session's PLANE export
+SECRET = "hf_compsemTestTokenThatMustNeverBePrinted"
+VERSION = str(Plane.VERSION)
+TAG = f"v{VERSION}"
+COMMIT = "c0ffee" + "0" * 34
+
+
+def http_error(status: int) -> HfHubHTTPError:
+    request = httpx2.Request("GET", "https://huggingface.co/api/whoami-v2")
+    return HfHubHTTPError(
+        f"{status} Client Error", response=httpx2.Response(status, request=request)
+    )
+
+
+@pytest.fixture
+def hub_api(monkeypatch, tmp_path):
+    """A patched Hub: ``HfApi`` records its calls; the card validation endpoint is patched."""
+    monkeypatch.setattr(constants, "HF_HUB_OFFLINE", False)
+    monkeypatch.setenv("HF_TOKEN", SECRET)
+    api = mock.MagicMock(name="HfApi()")
+    api.list_repo_refs.return_value = mock.Mock(tags=[])
+    api.upload_folder.return_value = huggingface_hub.CommitInfo(
+        commit_url=f"https://huggingface.co/datasets/org/plane/commit/{COMMIT}",
+        commit_message="",
+        commit_description="",
+        oid=COMMIT,
+    )
+    factory = mock.MagicMock(name="HfApi", return_value=api)
+    monkeypatch.setattr(huggingface_hub, "HfApi", factory)
+    validate = mock.MagicMock(name="DatasetCard.validate")
+    monkeypatch.setattr(DatasetCard, "validate", validate)
+    api.factory, api.validate = factory, validate
+    return api
+
+
+def test_push_creates_the_repo_uploads_one_commit_and_tags_it(
+    plane_export, hub_api, capsys, caplog
+):
+    assert run_cli(["push", str(plane_export), "--repo-id", "org/plane", "--tag", TAG]) == 0
+    hub_api.factory.assert_called_once_with(token=SECRET)
+    hub_api.whoami.assert_called_once()
+    hub_api.validate.assert_called_once_with(repo_type="dataset")
+    hub_api.create_repo.assert_called_once_with(
+        "org/plane", repo_type="dataset", private=False, exist_ok=True
+    )
+    hub_api.upload_folder.assert_called_once()
+    hub_api.create_commit.assert_not_called()
+    hub_api.upload_large_folder.assert_not_called()
+    upload = hub_api.upload_folder.call_args.kwargs
+    assert upload["repo_id"] == "org/plane" and upload["repo_type"] == "dataset"
+    assert Path(upload["folder_path"]) == plane_export and upload["revision"] is None
+    assert upload["delete_patterns"] and not upload["create_pr"]
+    hub_api.create_tag.assert_called_once_with(
+        "org/plane", tag=TAG, revision=COMMIT, repo_type="dataset", tag_message=f"plane {VERSION}"
+    )
+    hub_api.create_branch.assert_not_called()
+    output = capsys.readouterr()
+    assert "in one commit" in output.out and f"version={VERSION!r}" in output.out
+    assert SECRET not in output.out + output.err + caplog.text
+
+
+def test_the_exact_uploaded_folder_loads_every_config(plane_export, hub_api, tmp_path):
+    hub.push(plane_export, "org/plane", TAG)
+    upload = hub_api.upload_folder.call_args.kwargs
+    root = Path(upload["folder_path"])
+    local = [p.relative_to(root).as_posix() for p in root.rglob("*") if p.is_file()]
+    uploaded = list(
+        filter_repo_objects(
+            local,
+            allow_patterns=upload.get("allow_patterns"),
+            ignore_patterns=upload.get("ignore_patterns"),
+        )
+    )
+    assert "README.md" in uploaded and all(
+        p == "README.md" or p.endswith(".parquet") for p in uploaded
+    )
+    repo = tmp_path / "plane"
+    for path in uploaded:
+        (repo / path).parent.mkdir(parents=True, exist_ok=True)
+        shutil.copyfile(root / path, repo / path)
+    card = DatasetCard.load(repo / "README.md")
+    sizes = {
+        info["config_name"]: {s["name"]: s["num_examples"] for s in info["splits"]}
+        for info in card.data.dataset_info
+    }
+    assert sorted(sizes) == sorted(p.name for p in plane_export.iterdir() if p.is_dir())
+    for config, expected in sizes.items():
+        dataset = load_dataset(str(repo), config)
+        assert {split: len(rows) for split, rows in dataset.items()} == expected
+        assert next(iter(dataset.values())).features["label"] == ClassLabel(names=LABEL_NAMES)
+
+
+def test_a_branch_a_pull_request_and_a_private_repo_pass_through(plane_export, hub_api, capsys):
+    hub_api.upload_folder.return_value.pr_url = (
+        "https://huggingface.co/datasets/org/plane/discussions/1"
+    )
+    argv = ["push", str(plane_export), "--repo-id", "org/plane", "--revision", "dev"]
+    assert run_cli([*argv, "--private", "--create-pr"]) == 0
+    hub_api.create_repo.assert_called_once_with(
+        "org/plane", repo_type="dataset", private=True, exist_ok=True
+    )
+    hub_api.create_branch.assert_called_once_with(
+        "org/plane", branch="dev", repo_type="dataset", exist_ok=True
+    )
+    upload = hub_api.upload_folder.call_args.kwargs
+    assert upload["revision"] == "dev" and upload["create_pr"] is True
+    hub_api.create_tag.assert_not_called()
+    assert "discussions/1" in capsys.readouterr().out
+
+
+def test_a_tag_other_than_the_card_version_is_refused_before_any_upload(plane_export, hub_api):
+    with pytest.raises(PublishError, match=f"does not match version {VERSION}"):
+        hub.push(plane_export, "org/plane", "v9.9.9")
+    hub_api.upload_folder.assert_not_called()
+
+
+def test_an_existing_tag_is_refused_before_any_upload(plane_export, hub_api):
+    hub_api.list_repo_refs.return_value = mock.Mock(tags=[mock.Mock(name="tag")])
+    hub_api.list_repo_refs.return_value.tags[0].name = TAG
+    with pytest.raises(PublishError, match="already has tag .* versions are immutable"):
+        hub.push(plane_export, "org/plane", TAG)
+    hub_api.upload_folder.assert_not_called()
+
+
+def test_a_missing_token_gets_a_clear_message(plane_export, hub_api, monkeypatch, tmp_path, capsys):
+    monkeypatch.delenv("HF_TOKEN")
+    monkeypatch.delenv("HUGGING_FACE_HUB_TOKEN", raising=False)
+    monkeypatch.delenv("HF_OIDC_RESOURCE", raising=False)
+    monkeypatch.setattr(constants, "HF_TOKEN_PATH", str(tmp_path / "no-token"))
+    assert run_cli(["push", str(plane_export), "--repo-id", "org/plane"]) == 2
+    error = capsys.readouterr().err
+    assert "No Hugging Face token found" in error and "hf auth login" in error
+    assert "HF_TOKEN" in error and "Traceback" not in error
+    hub_api.factory.assert_not_called()
+
+
+@pytest.mark.parametrize(
+    "failing, status, message",
+    [
+        ("whoami", 401, "The Hub rejected the token (HTTP 401)"),
+        ("create_repo", 403, "may not write to org/plane (HTTP 403)"),
+        ("upload_folder", 401, "The Hub rejected the token (HTTP 401)"),
+    ],
+)
+def test_a_rejected_token_is_named_and_never_printed(
+    plane_export, hub_api, capsys, caplog, failing, status, message
+):
+    getattr(hub_api, failing).side_effect = http_error(status)
+    assert run_cli(["push", str(plane_export), "--repo-id", "org/plane", "--tag", TAG]) == 2
+    output = capsys.readouterr()
+    assert message in output.err and "Traceback" not in output.err
+    assert SECRET not in output.out + output.err + caplog.text
+    hub_api.create_tag.assert_not_called()
+
+
+def test_an_unreachable_hub_is_named(plane_export, hub_api):
+    hub_api.whoami.side_effect = httpx2.ConnectError("connection refused")
+    with pytest.raises(PublishError, match="Cannot reach the Hub .ConnectError"):
+        hub.push(plane_export, "org/plane")
+
+
+def test_a_tag_without_its_v_is_normalised(plane_export, hub_api):
+    hub.push(plane_export, "org/plane", VERSION)
+    assert hub_api.create_tag.call_args.kwargs["tag"] == TAG
+
+
+def test_a_card_the_hub_rejects_is_reported(plane_export, hub_api):
+    hub_api.validate.side_effect = ValueError('- Error: "license" must be one of [...]')
+    with pytest.raises(PublishError, match='The Hub rejected .*README.md: .*"license"'):
+        hub.push(plane_export, "org/plane")
+    hub_api.upload_folder.assert_not_called()
+
+
+def test_pushing_offline_or_without_a_card_fails_clearly(plane_export, tmp_path, monkeypatch):
+    monkeypatch.setattr(constants, "HF_HUB_OFFLINE", True)
+    with pytest.raises(PublishError, match="HF_HUB_OFFLINE is set"):
+        hub.push(plane_export, "org/plane")
+    with pytest.raises(ValueError, match="has no README.md card"):
+        hub.push(tmp_path, "org/plane")
+    with pytest.raises(PublishError, match="must be ORG/NAME"):
+        hub.push(plane_export, "plane")
+
+
+# Downloads: the Hub cache as `snapshot_download` leaves it, read offline by the real client.
+
+
+def plant_snapshot(cache: Path, repo_id: str, tag: str, source: Path, configs=None) -> Path:
+    repo = cache / f"datasets--{repo_id.replace('/', '--')}"
+    (repo / "refs").mkdir(parents=True, exist_ok=True)
+    (repo / "refs" / tag).write_text(COMMIT)
+    snapshot = repo / "snapshots" / COMMIT
+    snapshot.mkdir(parents=True, exist_ok=True)
+    shutil.copyfile(source / "README.md", snapshot / "README.md")
+    for config in configs or [p.name for p in source.iterdir() if p.is_dir()]:
+        shutil.copytree(source / config, snapshot / config)
+    return snapshot
+
+
+def test_load_reads_the_pinned_version_offline(plane_export, tmp_path):
+    plant_snapshot(tmp_path, "compsem/plane", TAG, plane_export)
+    dataset = hub.load("plane", "goood_split_2", version=VERSION, cache_dir=tmp_path)
+    for split, frame in read_config(plane_export, "goood_split_2").items():
+        assert dataset[split]["id"] == list(frame.id)
+    test = hub.load("compsem/plane", "goood_split_2", TAG, split="test", cache_dir=tmp_path)
+    assert len(test) == len(dataset["test"])
+
+
+def test_a_local_export_folder_loads_without_the_hub(plane_export):
+    dataset = hub.load(str(plane_export), "one_it_split_1")
+    assert set(dataset) == {"train", "validation", "test"}
+
+
+def test_a_version_never_downloaded_offline_says_to_pull_it_online(plane_export, tmp_path):
+    plant_snapshot(tmp_path, "compsem/plane", TAG, plane_export)
+    with pytest.raises(PublishError, match=r"v1\.9\.0 is not in the local cache.*compsem pull"):
+        hub.load("plane", "goood_split_2", version="1.9.0", cache_dir=tmp_path)
+
+
+def test_an_incomplete_download_is_not_loaded_offline(plane_export, tmp_path):
+    from huggingface_hub._tree_cache import TreeCacheEntry, write_tree_cache
+
+    plant_snapshot(tmp_path, "compsem/plane", TAG, plane_export, configs=["full"])
+    listing = {
+        p.relative_to(plane_export).as_posix(): TreeCacheEntry(size=p.stat().st_size, blob_id="0")
+        for p in plane_export.rglob("*")
+        if p.is_file()
+    }
+    write_tree_cache(str(tmp_path / "datasets--compsem--plane"), COMMIT, listing)
+    with pytest.raises(PublishError, match="not in the local cache"):
+        hub.load("plane", "goood_split_2", version=VERSION, cache_dir=tmp_path)
+
+
+def test_a_tag_whose_card_records_another_version_is_refused(plane_export, tmp_path):
+    plant_snapshot(tmp_path, "compsem/plane", "v7.0.0", plane_export)
+    with pytest.raises(PublishError, match=f"holds version {VERSION}, not v7.0.0"):
+        hub.load("plane", "goood_split_2", version="7.0.0", cache_dir=tmp_path)
+
+
+def test_pull_asks_for_the_tag_the_card_and_the_configs(
+    plane_export, tmp_path, monkeypatch, capsys
+):
+    calls = []
+
+    def snapshot_download(repo_id, *, repo_type, revision, allow_patterns, **kwargs):
+        calls.append((repo_id, repo_type, revision, allow_patterns))
+        folder = tmp_path / "download"
+        files = [p.relative_to(plane_export).as_posix() for p in plane_export.rglob("*")]
+        for path in filter_repo_objects(files, allow_patterns=allow_patterns):
+            if (plane_export / path).is_file():
+                (folder / path).parent.mkdir(parents=True, exist_ok=True)
+                shutil.copyfile(plane_export / path, folder / path)
+        return str(folder)
+
+    monkeypatch.setattr(huggingface_hub, "snapshot_download", snapshot_download)
+    argv = ["pull", "my-org/plane", "--version", VERSION, "--config", "two_shot"]
+    assert run_cli(argv) == 0
+    assert capsys.readouterr().out.strip() == str(tmp_path / "download")
+    assert calls == [
+        ("my-org/plane", "dataset", TAG, ["README.md"]),
+        # load_dataset infers the format from the card's first config, so that comes too
+        ("my-org/plane", "dataset", TAG, ["README.md", "two_shot/*", "full/*"]),
+    ]
+    assert len(load_dataset(str(tmp_path / "download"), "two_shot")["test"]) > 0
+    assert run_cli(["pull", "my-org/plane", "--config", "goood_split_9"]) == 2
+    assert "has no config(s) ['goood_split_9']" in capsys.readouterr().err
+
+
+def test_names_and_versions_are_checked():
+    assert hub.resolve_repo("plane") == "compsem/plane"
+    assert hub.normalise_version("1.0.0") == hub.normalise_version("v1.0.0") == "v1.0.0"
+    with pytest.raises(PublishError, match="neither ORG/NAME"):
+        hub.resolve_repo("plain")
+    with pytest.raises(PublishError, match="not semantic"):
+        hub.normalise_version("latest")
