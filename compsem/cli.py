@@ -29,11 +29,14 @@ def summary_table(benchmark: str, exports) -> str:
     ]
     for export in exports:
         for split, statistics in export.statistics.items():
-            labels = statistics["labels"]
-            balance = ", ".join(
-                f"{name} {100 * count / max(statistics['rows'], 1):.1f}%"
-                for name, count in labels.items()
-            )
+            shares = {
+                name: 100 * count / max(statistics["rows"], 1)
+                for name, count in statistics["labels"].items()
+            }
+            if len(shares) <= 3:
+                balance = ", ".join(f"{name} {share:.1f}%" for name, share in shares.items())
+            else:  # e.g. Montague's type pairs: one label per table column
+                balance = f"{len(shares)} labels, {min(shares.values()):.1f}–{max(shares.values()):.1f}% each"
             lines.append(f"| {export.name} | {split} | {statistics['rows']:,} | {balance} |")
     return "\n".join(lines)
 
@@ -59,6 +62,11 @@ def cmd_demo(args: argparse.Namespace) -> int:
         print(summary_table(name, exports))
         example = module.BUILDER.DEFAULT_CONFIG_NAME
         print(f"\nExported to {out}/ — load_dataset({str(out)!r}, {example!r})")
+    if "montague" in args.benchmarks:
+        from compsem.embed_cli import demo_table
+
+        print("\n## Montague consistency of all-MiniLM-L6-v2 (AN phrases)\n")
+        print(demo_table())
     return 0
 
 
@@ -150,9 +158,11 @@ def build_parser() -> argparse.ArgumentParser:
     )
     demo.set_defaults(handler=cmd_demo)
 
+    from compsem.embed_cli import add_commands as add_embed_commands
     from compsem.publish_cli import add_commands as add_publish_commands
 
     add_publish_commands(commands)
+    add_embed_commands(commands)
     return parser
 
 

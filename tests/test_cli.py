@@ -11,7 +11,7 @@ COMPSEM = [sys.executable, "-m", "compsem.cli"]
 
 def test_help_lists_every_command():
     result = subprocess.run([*COMPSEM, "--help"], capture_output=True, text=True, check=True)
-    for command in ("doctor", "setup-wordnet", "build", "demo", "push", "pull", "audit"):
+    for command in ("doctor", "setup-wordnet", "build", "demo", "push", "pull", "audit", "embed"):
         assert command in result.stdout
 
 

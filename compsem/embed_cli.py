@@ -1,0 +1,125 @@
+"""The ``compsem embed`` command, and the demo's MiniLM consistency table.
+
+``add_commands(subparsers)`` registers ``embed`` on the ``compsem`` parser; ``demo_table()``
+returns the offline MiniLM's scores on the AN phrases of Appendix A as one Markdown table.
+"""
+
+from __future__ import annotations
+
+import argparse
+import shlex
+import time
+from pathlib import Path
+
+from compsem.embed import LEXICONS, PHRASE_SETS
+from compsem.embed_models import GLOVE, MINILM, POOLINGS
+
+
+def _formatter():
+    from compsem.cli import _Formatter  # imported late: compsem.cli imports this module
+
+    return _Formatter
+
+
+def command_line(args: argparse.Namespace) -> str:
+    """The command that regenerates a report; the output folder does not change the scores."""
+    parts = ["compsem", "embed"]
+    for model in args.model or [MINILM]:
+        parts += ["--model", model]
+    if args.pooling:
+        parts += ["--pooling", args.pooling]
+    if args.lexicon != "paper":
+        parts += ["--lexicon", args.lexicon]
+    if args.phrase_sets:
+        parts += ["--phrase-sets", *args.phrase_sets]
+    return shlex.join(parts) + " --out DIR"
+
+
+def cmd_embed(args: argparse.Namespace) -> int:
+    from compsem.embed import run_embed
+    from compsem.embed_report import markdown_tables, score_rows, write_report
+
+    # The PLANE vocabulary has AN phrases only by default (its AAN set would be 2.7M phrases).
+    phrase_sets = args.phrase_sets or (["an"] if args.lexicon == "plane" else list(PHRASE_SETS))
+    report = run_embed(
+        args.model or [MINILM],
+        lexicon=args.lexicon,
+        phrase_sets=phrase_sets,
+        pooling=args.pooling,
+        device=args.device,
+        batch_size=args.batch_size,
+    )
+    files = write_report(report, args.out, command_line(args))
+    print(markdown_tables(score_rows(report), (2, 3, 4, 5)))
+    print(f"Wrote {', '.join(path.name for path in files)} to {args.out}")
+    return 0
+
+
+def add_commands(subparsers) -> argparse.ArgumentParser:
+    """Register ``embed`` on ``compsem``'s subparsers."""
+    embed = subparsers.add_parser(
+        "embed",
+        formatter_class=_formatter(),
+        help="Montague consistency tests of embedding models (Carvalho et al., Tables 2-7)",
+        description="Embed the Montague AN and AAN phrase sets and their words with each model "
+        "and run the consistency metric's three tests: intersectivity (eq. 3) on AN and AAN, "
+        "pair intersectivity (eq. 5) and non-subsectivity (eq. 7) on AN. Writes results.json, "
+        "tables.md (the paper's Tables 2-7, a row per model), scores.tsv and heatmap PNGs of "
+        "the type-pair tables.",
+        epilog="models: 'minilm' (offline all-MiniLM-L6-v2), any sentence-transformers or "
+        "transformers folder or Hub id, 'glove' (GloVe 6B 50d) or a word-vector .txt/.vec file; "
+        "LABEL=MODEL names a table row.\n\nexamples:\n"
+        f"  compsem embed --model {MINILM} --model {GLOVE} --out runs/montague\n"
+        "  compsem embed --model bert-base-uncased --pooling cls --out runs/bert-cls\n"
+        "  compsem embed --model w2v=vectors.txt --lexicon plane --out runs/w2v-plane\n",
+    )
+    embed.add_argument(
+        "--model",
+        action="append",
+        metavar="MODEL",
+        help=f"repeat for a row per model (default: {MINILM})",
+    )
+    embed.add_argument(
+        "--pooling",
+        choices=POOLINGS,
+        help="pool a transformers encoder's token states (default: a sentence-transformers "
+        "model's own pooling, else cls; static vectors: always mean)",
+    )
+    embed.add_argument("--out", type=Path, required=True, help="folder to (re)write atomically")
+    embed.add_argument(
+        "--lexicon",
+        default="paper",
+        help=f"{' or '.join(LEXICONS)} (PLANE adjectives, WordNet nouns; AN only), or a "
+        "word<TAB>type<TAB>synonym TSV",
+    )
+    embed.add_argument(
+        "--phrase-sets",
+        nargs="+",
+        choices=PHRASE_SETS,
+        metavar="SET",
+        help="an and/or aan (default: both; an only for --lexicon plane). AAN is 43,920 "
+        "phrases on Appendix A",
+    )
+    embed.add_argument(
+        "--device", help="torch device for transformer models (default: cuda if available)"
+    )
+    embed.add_argument("--batch-size", type=int, default=256, help="strings per forward pass")
+    embed.set_defaults(handler=cmd_embed)
+    return embed
+
+
+def demo_table() -> str:
+    """The offline MiniLM's consistency scores on the 732 AN phrases of Appendix A, as Markdown
+    (a row per test, a column per adjective type), with the time it took."""
+    from compsem.embed import run_embed
+    from compsem.embed_report import demo_markdown, score_rows
+
+    start = time.perf_counter()
+    report = run_embed([MINILM], phrase_sets=["an"])
+    seconds = time.perf_counter() - start
+    phrases = report["phrase_sets"]["an"]
+    return (
+        demo_markdown(score_rows(report))
+        + f"\n\nall-MiniLM-L6-v2 on the {phrases} AN phrases of Appendix A ({seconds:.1f} s); "
+        f"all tables, AAN included: `compsem embed --model {MINILM} --out DIR`."
+    )
