@@ -161,8 +161,11 @@ def build_parser() -> argparse.ArgumentParser:
     from compsem.embed_cli import add_commands as add_embed_commands
     from compsem.publish_cli import add_commands as add_publish_commands
 
+    from compsem.metrics import add_cli as add_metrics_commands
+
     add_publish_commands(commands)
     add_embed_commands(commands)
+    add_metrics_commands(commands)
     return parser
 
 

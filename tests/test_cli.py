@@ -11,7 +11,17 @@ COMPSEM = [sys.executable, "-m", "compsem.cli"]
 
 def test_help_lists_every_command():
     result = subprocess.run([*COMPSEM, "--help"], capture_output=True, text=True, check=True)
-    for command in ("doctor", "setup-wordnet", "build", "demo", "push", "pull", "audit", "embed"):
+    for command in (
+        "doctor",
+        "setup-wordnet",
+        "build",
+        "demo",
+        "push",
+        "pull",
+        "audit",
+        "embed",
+        "metrics",
+    ):
         assert command in result.stdout
 
 

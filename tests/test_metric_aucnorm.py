@@ -1,0 +1,244 @@
+"""AUCnorm (BoOQA paper, eq. 1) against hand-worked cases, scikit-learn and a brute-force reference."""
+
+from fractions import Fraction
+from itertools import pairwise
+from pathlib import Path
+
+import evaluate
+import numpy as np
+import pytest
+from sklearn.metrics import precision_recall_curve as sklearn_precision_recall_curve
+
+from compsem.metrics.aucnorm.aucnorm import (
+    aucnorm_scores,
+    check_inputs,
+    precision_recall_curve,
+)
+
+FOLDER = Path(__file__).resolve().parents[1] / "metrics" / "aucnorm"
+
+
+@pytest.fixture(scope="module")
+def metric():
+    return evaluate.load(str(FOLDER), keep_in_memory=True)
+
+
+def reference_curve(scores, labels):
+    """The curve by brute force: one threshold per distinct score, highest first."""
+    positives = sum(labels)
+    points = [(Fraction(0), Fraction(1))]
+    for threshold in sorted(set(scores), reverse=True):
+        kept = [label for score, label in zip(scores, labels, strict=True) if score >= threshold]
+        true_positives = sum(kept)
+        points.append((Fraction(true_positives, positives), Fraction(true_positives, len(kept))))
+        if true_positives == positives:
+            break
+    return points
+
+
+def trapezoid(points):
+    return sum((r2 - r1) * (p1 + p2) / 2 for (r1, p1), (r2, p2) in pairwise(points))
+
+
+def reference_scores(scores, labels, baseline=None):
+    """aucnorm, auc_xi and auc_50 with exact fractions, written from the issue's definitions."""
+    points = reference_curve(scores, labels)
+    xi = Fraction(sum(labels), len(labels)) if baseline is None else Fraction(baseline)
+    excess = [(recall, max(precision - xi, 0)) for recall, precision in points]
+    return {
+        "aucnorm": trapezoid(excess) / (1 - xi),
+        "auc_xi": trapezoid([point for point in points if point[1] >= xi]),
+        "auc_50": trapezoid([point for point in points if point[1] >= Fraction(1, 2)]),
+    }
+
+
+def tied_sample(seed: int, size: int, levels: int, positive_rate: float):
+    rng = np.random.default_rng(seed)
+    labels = (rng.random(size) < positive_rate).astype(int)
+    labels[:2] = [0, 1]  # both classes
+    # Scores correlated with the labels, on a coarse grid so that many tie.
+    scores = np.round(rng.normal(labels * 0.8, 1.0) * levels) / levels
+    return scores, labels
+
+
+def test_hand_computed_example_ties_form_one_point_and_the_curve_stops_at_full_recall():
+    scores, labels = [0.9, 0.8, 0.8, 0.7, 0.3, 0.2], [1, 0, 1, 1, 0, 0]
+    precision, recall, thresholds = precision_recall_curve(scores, labels)
+    assert recall.tolist() == pytest.approx([0, 1 / 3, 2 / 3, 1])
+    assert precision.tolist() == pytest.approx([1, 1, 2 / 3, 3 / 4])
+    assert thresholds.tolist() == [0.9, 0.8, 0.7]
+    results = aucnorm_scores(scores, labels)
+    assert results["auc_xi"] == pytest.approx(61 / 72)
+    assert results["auc_50"] == pytest.approx(61 / 72)
+    assert results["aucnorm"] == pytest.approx(25 / 36)  # (61/72 - 1/2) / (1/2)
+    assert results["baseline_precision"] == 0.5
+
+
+def test_hand_computed_dip_below_the_baseline_counts_as_zero_in_aucnorm_but_is_bridged_in_auc_xi():
+    # Curve (0,1) (.5,1) (.5,.5) (.5,1/3) (.5,1/4) (1,.4); ξ = 2/5.
+    results = aucnorm_scores([5, 4, 3, 2, 1], [1, 0, 0, 0, 1])
+    assert results["baseline_precision"] == pytest.approx(0.4)
+    assert results["auc_xi"] == pytest.approx(0.5 + 0.5 * (0.5 + 0.4) / 2)
+    assert results["auc_50"] == pytest.approx(0.5)
+    assert results["aucnorm"] == pytest.approx(0.5 * 0.6 / 0.6)
+    # Here (AUC_ξ − ξ)/(1 − ξ) would differ: eq. 1 holds only without points below ξ.
+    assert results["aucnorm"] != pytest.approx((results["auc_xi"] - 0.4) / 0.6)
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_curve_equals_sklearn_precision_recall_curve_cut_at_full_recall(seed):
+    scores, labels = tied_sample(seed, size=2000, levels=3, positive_rate=0.2 + 0.1 * seed)
+    assert len(np.unique(scores)) < 60  # heavy ties
+    precision, recall, thresholds = precision_recall_curve(scores, labels)
+    sk_precision, sk_recall, sk_thresholds = sklearn_precision_recall_curve(
+        labels, scores, drop_intermediate=False
+    )
+    # sklearn: recall descending, sentinel last. Ours: recall ascending, sentinel first, and the
+    # released code's convention of stopping at the first point with full recall.
+    sk_precision, sk_recall, sk_thresholds = (
+        sk_precision[::-1],
+        sk_recall[::-1],
+        sk_thresholds[::-1],
+    )
+    stop = int(np.argmax(sk_recall == 1.0)) + 1
+    np.testing.assert_allclose(recall, sk_recall[:stop], rtol=0, atol=1e-15)
+    np.testing.assert_allclose(precision, sk_precision[:stop], rtol=0, atol=1e-15)
+    np.testing.assert_array_equal(thresholds, sk_thresholds[: stop - 1])
+
+
+@pytest.mark.parametrize("seed", range(8))
+@pytest.mark.parametrize("baseline", [None, 0.5, 0.1])
+def test_scores_match_the_brute_force_reference_on_random_tied_inputs(seed, baseline):
+    rng = np.random.default_rng(100 + seed)
+    scores, labels = tied_sample(seed, size=int(rng.integers(5, 300)), levels=2, positive_rate=0.35)
+    expected = reference_scores(scores.tolist(), labels.tolist(), baseline)
+    results = aucnorm_scores(scores, labels, baseline_precision=baseline)
+    for name in ("aucnorm", "auc_xi", "auc_50"):
+        assert results[name] == pytest.approx(float(expected[name]), abs=1e-12), name
+
+
+@pytest.mark.parametrize("positive_rate", [0.05, 0.3, 0.5, 0.9])
+def test_a_perfect_ranking_scores_one(positive_rate):
+    rng = np.random.default_rng(1)
+    labels = (rng.random(1000) < positive_rate).astype(int)
+    scores = labels + rng.random(1000) * 0.5  # every positive above every negative
+    results = aucnorm_scores(scores, labels)
+    assert results["aucnorm"] == 1.0
+    assert results["auc_xi"] == 1.0
+
+
+def test_the_worst_ranking_scores_zero():
+    labels = np.array([0] * 70 + [1] * 30)
+    results = aucnorm_scores(np.arange(100.0), labels[::-1])  # negatives score highest
+    assert results["aucnorm"] == 0.0
+    assert results["auc_50"] == 0.0  # only the sentinel survives
+
+
+def test_a_constant_scorer_gets_one_half_from_the_sentinel_line():
+    # All scores tied: one point (1, ξ), joined to the sentinel (0, 1) by the trapezoid.
+    results = aucnorm_scores([0.7] * 10, [1, 1, 1, 0, 0, 0, 0, 0, 0, 0], return_curve=True)
+    assert results["curve"]["recall"] == [0.0, 1.0]
+    assert results["curve"]["precision"] == pytest.approx([1.0, 0.3])
+    assert results["aucnorm"] == pytest.approx(0.5)
+    assert results["auc_xi"] == pytest.approx(0.65)
+
+
+@pytest.mark.parametrize("positive_rate", [0.1, 0.3, 0.6])
+def test_random_scores_give_about_zero(positive_rate):
+    rng = np.random.default_rng(7)
+    labels = (rng.random(200_000) < positive_rate).astype(int)
+    results = aucnorm_scores(rng.random(200_000), labels)
+    assert abs(results["aucnorm"]) < 0.01
+    assert results["auc_xi"] == pytest.approx(positive_rate, abs=0.01)
+
+
+@pytest.mark.parametrize(
+    "transform",
+    [lambda x: 3 * x - 7, np.exp, lambda x: x**3, np.arctan, lambda x: np.log1p(x - x.min())],
+    ids=["affine", "exp", "cube", "arctan", "log1p"],
+)
+def test_invariant_to_any_strictly_increasing_transform_of_the_scores(transform):
+    scores, labels = tied_sample(3, size=3000, levels=4, positive_rate=0.3)
+    before = aucnorm_scores(scores, labels, return_curve=True)
+    after = aucnorm_scores(transform(scores), labels, return_curve=True)
+    for name in ("aucnorm", "auc_xi", "auc_50", "baseline_precision"):
+        assert after[name] == before[name]
+    assert after["curve"]["recall"] == before["curve"]["recall"]
+    assert after["curve"]["precision"] == before["curve"]["precision"]
+
+
+def test_order_of_examples_does_not_matter():
+    scores, labels = tied_sample(5, size=1000, levels=2, positive_rate=0.4)
+    permutation = np.random.default_rng(0).permutation(len(scores))
+    assert aucnorm_scores(scores[permutation], labels[permutation]) == aucnorm_scores(
+        scores, labels
+    )
+
+
+def test_baseline_precision_overrides_the_positive_rate():
+    scores, labels = tied_sample(2, size=500, levels=3, positive_rate=0.3)
+    results = aucnorm_scores(scores, labels, baseline_precision=0.5)
+    assert results["baseline_precision"] == 0.5
+    assert results["auc_xi"] == results["auc_50"]
+    assert results["aucnorm"] != aucnorm_scores(scores, labels)["aucnorm"]
+
+
+def test_the_evaluate_module_returns_the_pure_functions_results(metric):
+    scores, labels = tied_sample(4, size=800, levels=3, positive_rate=0.25)
+    expected = aucnorm_scores(scores, labels, return_curve=True)
+    assert metric.compute(predictions=scores, references=labels, return_curve=True) == expected
+    # Batches stored through evaluate's Arrow cache give the same numbers.
+    for start in range(0, 800, 300):
+        metric.add_batch(
+            predictions=scores[start : start + 300].tolist(),
+            references=labels[start : start + 300].tolist(),
+        )
+    assert metric.compute(return_curve=True) == expected
+
+
+BAD_INPUTS = [
+    ({"predictions": [0.1, 0.2, 0.3], "references": [0, 1]}, r"differ in length \(3 vs 2\)"),
+    ({"predictions": [], "references": []}, "empty"),
+    ({"predictions": [0.1, float("nan")], "references": [0, 1]}, "NaN or infinite"),
+    ({"predictions": [0.1, float("inf")], "references": [0, 1]}, "NaN or infinite"),
+    ({"predictions": [0.1, 0.2], "references": [0, 2]}, "must be 0 or 1; index 1 holds 2"),
+    ({"predictions": [0.1, 0.2], "references": [0.5, 1]}, "must be 0 or 1"),
+    ({"predictions": [0.1, 0.2], "references": ["yes", "no"]}, "must be the numbers 0 or 1"),
+    ({"predictions": ["high", "low"], "references": [0, 1]}, "predictions must be numbers"),
+    ({"predictions": [[0.1], [0.2]], "references": [0, 1]}, "flat lists"),
+    ({"predictions": [0.1, 0.2], "references": [1, 1]}, r"one class only .*positive"),
+    ({"predictions": [0.1, 0.2], "references": [0, 0]}, r"one class only .*negative"),
+    (
+        {"predictions": [0.1, 0.2], "references": [0, 1], "baseline_precision": 1.0},
+        r"baseline_precision must lie in \[0, 1\)",
+    ),
+    (
+        {"predictions": [0.1, 0.2], "references": [0, 1], "baseline_precision": -0.1},
+        "baseline_precision",
+    ),
+]
+
+
+@pytest.mark.parametrize(("kwargs", "message"), BAD_INPUTS)
+def test_bad_input_gets_one_clear_value_error(kwargs, message):
+    with pytest.raises(ValueError, match=message):
+        aucnorm_scores(**kwargs)
+
+
+@pytest.mark.parametrize(("kwargs", "message"), BAD_INPUTS)
+def test_bad_input_through_evaluate_gets_the_same_error(metric, kwargs, message):
+    with pytest.raises(ValueError, match=message):
+        metric.compute(**kwargs)
+
+
+def test_add_batch_checks_each_batch_before_evaluate_stores_it():
+    metric = evaluate.load(str(FOLDER), keep_in_memory=True)
+    with pytest.raises(ValueError, match="must be 0 or 1"):
+        metric.add_batch(predictions=[0.1, 0.2], references=[0.5, 1])
+    with pytest.raises(ValueError, match="NaN"):
+        metric.add_batch(predictions=[float("nan")], references=[1])
+
+
+def test_check_inputs_returns_float_scores_and_integer_labels():
+    scores, labels = check_inputs([1, 2], [True, False])
+    assert scores.dtype == np.float64 and labels.tolist() == [1, 0]
