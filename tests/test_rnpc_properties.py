@@ -1,0 +1,337 @@
+"""The promises of the RNPC issue and paper, checked as properties of the generated data.
+
+The label rules are written out here again from the issue's text and checked against the
+categories, kinds and effects the shipped lexicon gives each row's modifiers.
+"""
+
+import os
+import subprocess
+import sys
+from collections import Counter
+
+import pandas as pd
+import pytest
+from datasets import ClassLabel, load_dataset
+
+from compsem.builders.rnpc import LEARNING_CURVE_SIZES, RnpcConfig
+from compsem.cli import main
+from compsem.export import ExportError, export_benchmark
+from compsem.nouns import load_events, load_nouns, load_second_nouns
+from compsem.resources.modifiers import load_modifier_lexicon, read_attributes
+from compsem.resources.wordnet import wordnet
+from compsem.rnpc_rules import RULES
+from compsem.text import indefinite_article
+from tests.conftest import read_config
+
+pytestmark = pytest.mark.slow
+SIZE = 3000
+TASKS = ("spte", "mpte", "epc")
+COMBOS = {f"{a}-{b}" for a in ("int", "sub", "pri") for b in ("int", "sub", "pri")}
+RULES_LABELS = {
+    "spte": ("non_entailment", "entailment"),
+    "mpte": ("non_entailment", "entailment"),
+    "epc": ("less_plausible", "equally_plausible", "more_plausible"),
+}
+
+
+@pytest.fixture(scope="module")
+def rnpc_export(tmp_path_factory):
+    out = tmp_path_factory.mktemp("exports") / "rnpc"
+    export_benchmark("rnpc", out, None, size=SIZE)
+    return out
+
+
+@pytest.fixture(scope="module")
+def challenge(rnpc_export):
+    return {task: read_config(rnpc_export, f"{task}_challenge")["test"] for task in TASKS}
+
+
+@pytest.fixture(scope="module")
+def entries():
+    """modifier -> (category, kind, effect, dimension, order, determiner, applies_to)."""
+    lexicon = load_modifier_lexicon()
+    attributes = read_attributes()
+    return {
+        m.text: {
+            "category": m.category,
+            "kind": m.kind,
+            "effect": attributes[m.attribute].effect,
+            "dimension": attributes[m.attribute].dimension,
+            "order": attributes[m.attribute].order,
+            "determiner": attributes[m.attribute].determiner,
+            "applies_to": m.applies_to or attributes[m.attribute].applies_to,
+        }
+        for m in lexicon.modifiers
+    }
+
+
+@pytest.fixture(scope="module")
+def nouns():
+    return {row["noun"]: row for row in load_nouns().to_pylist()}
+
+
+def slots(frame: pd.DataFrame, entries: dict):
+    for row in frame.itertuples():
+        yield row, entries[row.modifier1], entries[row.modifier2]
+
+
+def test_spte_labels_follow_the_rules(challenge, entries):
+    frame = challenge["spte"]
+    for row, m1, m2 in slots(frame, entries):
+        assert (row.m1_category, row.m2_category) == (m1["category"], m2["category"])
+        if row.hypothesis_type == "n":  # ⊨ N iff neither modifier is privative
+            expected = "privative" not in (m1["category"], m2["category"])
+        elif row.hypothesis_type == "m2_n":  # ⊨ M2 N iff M1 is not privative
+            expected = m1["category"] != "privative"
+        else:  # ⊨ M1 N iff M2 is not privative and M1 is not relative
+            assert row.hypothesis_type == "m1_n"
+            expected = m2["category"] != "privative" and m1["kind"] != "relative"
+        assert row.label == int(expected), row
+    assert set(frame.hypothesis_type) == {"n", "m2_n", "m1_n"}
+
+
+def test_the_papers_examples_of_relative_modifiers_are_non_entailments(challenge, entries):
+    relative_first = challenge["spte"].query("hypothesis_type == 'm1_n'")
+    relative_first = relative_first[
+        [entries[m]["kind"] == "relative" for m in relative_first.modifier1]
+    ]
+    assert len(relative_first) and (relative_first.label == 0).all()
+
+
+def test_mpte_labels_follow_the_rules(challenge, entries):
+    frame = challenge["mpte"]
+    for row, m1, m2 in slots(frame, entries):
+        modifier = m1 if row.hypothesis_modifier == "m1" else m2
+        under_privative = row.hypothesis_modifier == "m2" and m1["category"] == "privative"
+        expected = modifier["category"] == "intersective" and not under_privative
+        assert row.label == int(expected), row
+
+
+def test_epc_labels_follow_privatives_and_the_effect_table(challenge, entries):
+    frame = challenge["epc"]
+    names = ["less", "equal", "more"]
+    for row, m1, m2 in slots(frame, entries):
+        assert "unclear" not in (m1["effect"], m2["effect"])
+        assert (row.m1_effect, row.m2_effect) == (m1["effect"], m2["effect"])
+        if m1["category"] == "privative":  # a privative over M2 N
+            assert not (m2["category"] != "privative" and m2["effect"] == "less")
+            expected = "less"
+        elif m2["category"] == "privative":
+            assert m1["effect"] != "more"
+            expected = "less"
+        else:
+            effects = {m1["effect"], m2["effect"]}
+            assert not {"more", "less"} <= effects
+            expected = "more" if "more" in effects else "less" if "less" in effects else "equal"
+        assert names[row.label] == expected, row
+
+
+def test_every_label_is_the_label_its_rule_names(challenge):
+    for task, frame in challenge.items():
+        label_names = RULES_LABELS[task]
+        for rule, label in zip(frame.rule, frame.label, strict=True):
+            assert RULES[rule].task == task and RULES[rule].label == label_names[label]
+        task_rules = {name for name, rule in RULES.items() if rule.task == task}
+        assert set(frame.rule) == task_rules, "every rule occurs"
+
+
+def test_all_nine_combinations_and_no_ambiguous_scope(challenge, entries):
+    for frame in challenge.values():
+        assert set(frame.combo) == COMBOS
+        for _, m1, m2 in slots(frame, entries):
+            assert not (m1["category"] == "privative" and m2["kind"] == "stage")
+
+
+def test_modifiers_fit_their_nouns_and_stack_in_order(challenge, entries, nouns):
+    wn = wordnet()
+    closures = {}
+
+    def fits(modifier: dict, noun: dict) -> bool:
+        if noun["noun"] not in closures:
+            synset = wn.synset(noun["synset"])
+            closures[noun["noun"]] = {synset.name()} | {
+                s.name() for s in synset.closure(lambda s: s.hypernyms() + s.instance_hypernyms())
+            }
+        return any(
+            token in (noun["supersense"], noun["role"]) or token in closures[noun["noun"]]
+            for token in modifier["applies_to"]
+        )
+
+    for frame in challenge.values():
+        for row, m1, m2 in slots(frame, entries):
+            noun = nouns[row.noun]
+            assert row.supersense == noun["supersense"]
+            assert fits(m1, noun) and fits(m2, noun), row
+            assert m1["dimension"] != m2["dimension"] and m1["order"] <= m2["order"], row
+            assert m2["determiner"] != "definite"
+
+
+def determiner_of(words: list[str], entries: dict) -> str:
+    forced = {entries[w]["determiner"] for w in words[:-1]}
+    if "possessive" in forced:
+        return "my"
+    if "definite" in forced:
+        return "the"
+    return indefinite_article(words[0])
+
+
+def test_surface_forms_determiners_and_prefixes(challenge, entries, nouns):
+    seconds = {(r["supersense"], r["noun"]): r for r in load_second_nouns().to_pylist()}
+    for task, frame in challenge.items():
+        for row, *_ in slots(frame, entries):
+            words = [row.modifier1, row.modifier2, row.noun]
+            assert row.det == determiner_of(words, entries)
+            assert row.np == f"{row.det} {' '.join(words)}"
+            if task == "epc":
+                continue
+            gender = nouns[row.noun]["gender"]
+            if task == "mpte":
+                second = seconds[row.supersense, row.second_noun]  # same supersense
+                assert row.second_noun != row.noun
+                assert not (gender and second["gender"] not in ("", gender))
+                gender = gender or second["gender"]
+            expected = {"male": ["He is"], "female": ["She is"], "": ["He is", "She is"]}
+            allowed = expected[gender] if row.supersense == "person" else ["This is", "It is"]
+            assert row.prefix in allowed, row
+    spte = challenge["spte"]
+    for row in spte.itertuples():
+        assert row.premise == f"{row.prefix} {row.np}."
+        kept = {
+            "n": [row.noun],
+            "m2_n": [row.modifier2, row.noun],
+            "m1_n": [row.modifier1, row.noun],
+        }
+        words = kept[row.hypothesis_type]
+        assert row.hypothesis == f"{row.prefix} {determiner_of(words, entries)} {' '.join(words)}."
+    for row in challenge["mpte"].itertuples():
+        second = f"{indefinite_article(row.second_noun)} {row.second_noun}"
+        assert row.premise == f"{row.prefix} {row.np}. {row.prefix} {second}."
+        modifier = row.modifier1 if row.hypothesis_modifier == "m1" else row.modifier2
+        words = [modifier, row.second_noun]
+        assert row.hypothesis == f"{row.prefix} {determiner_of(words, entries)} {' '.join(words)}."
+
+
+def test_epc_events_are_the_nouns_defining_events(challenge):
+    events = load_events()
+    defined = set(zip(events["noun"].to_pylist(), events["event"].to_pylist(), strict=True))
+    for row in challenge["epc"].itertuples():
+        assert (row.noun, row.event) in defined
+        article = indefinite_article(row.noun).capitalize()
+        assert row.event1 == f"{article} {row.noun} {row.event}."
+        assert row.event2 == f"{row.np[0].upper()}{row.np[1:]} {row.event}."
+
+
+def test_classes_are_balanced_by_down_sampling(rnpc_export):
+    for task in TASKS:
+        for config in (task, f"{task}_challenge"):
+            for split, frame in read_config(rnpc_export, config).items():
+                counts = frame.label.value_counts()
+                assert len(counts) == len(RULES_LABELS[task]), (config, split)
+                assert counts.max() - counts.min() <= 1, (config, split, counts)
+
+
+@pytest.mark.parametrize("task", TASKS)
+def test_split_sizes_and_modifiers_disjoint_by_position(rnpc_export, task):
+    splits = read_config(rnpc_export, task)
+    defaults = RnpcConfig(name=task, task=task)
+    assert len(splits["train"]) == defaults.train_size == 200
+    assert len(splits["validation"]) == defaults.validation_size
+    assert len(splits["test"]) == SIZE - defaults.train_size - defaults.validation_size
+    for position in ("modifier1", "modifier2"):
+        seen = set(splits["train"][position]) | set(splits["validation"][position])
+        assert not seen & set(splits["test"][position]), position
+    assert not set(splits["train"].id) & set(splits["validation"].id)
+    # a modifier may change position across the split, as in the paper
+    assert set(splits["train"].modifier1) & set(splits["test"].modifier2)
+
+
+@pytest.mark.parametrize("task", TASKS)
+def test_learning_curve_prefixes_are_nested_and_balanced(rnpc_export, task):
+    train = read_config(rnpc_export, task)["train"]
+    previous = set()
+    for size in LEARNING_CURVE_SIZES:
+        prefix = train.iloc[:size]
+        assert previous <= set(prefix.id)
+        previous = set(prefix.id)
+        counts = Counter(prefix.label)
+        assert len(counts) == len(RULES_LABELS[task])
+        assert max(counts.values()) - min(counts.values()) <= 1, (size, counts)
+
+
+@pytest.mark.parametrize("task", TASKS)
+def test_challenge_set_is_every_item_of_the_task(rnpc_export, task):
+    split = pd.concat(read_config(rnpc_export, task).values())
+    whole = read_config(rnpc_export, f"{task}_challenge")["test"]
+    assert whole.id.is_unique and len(whole) == SIZE
+    assert set(whole.id) == set(split.id)
+
+
+def test_load_dataset_round_trip_offline(rnpc_export):
+    spte = load_dataset(str(rnpc_export), "spte")
+    assert set(spte) == {"train", "validation", "test"}
+    assert spte["train"].features["label"] == ClassLabel(names=["non_entailment", "entailment"])
+    assert spte["train"]["id"] == list(read_config(rnpc_export, "spte")["train"].id)
+    epc = load_dataset(str(rnpc_export), "epc_challenge")["test"]
+    assert epc.features["label"].names == ["less_plausible", "equally_plausible", "more_plausible"]
+    assert {"event1", "event2"} <= set(epc.column_names)
+
+
+def test_card_shows_every_rule_with_an_example_and_its_count(rnpc_export, challenge):
+    card = (rnpc_export / "README.md").read_text()
+    for rule_id, rule in RULES.items():
+        count = int((challenge[rule.task].rule == rule_id).sum())
+        assert f"| `{rule_id}` | {rule.label} |" in card
+        line = next(line for line in card.splitlines() if f"| `{rule_id}` |" in line)
+        assert line.endswith(f"| {count} |") and " → " in line
+    assert "lyu-etal-2022-favorite" in card and "## Limitations" in card
+
+
+def test_compsem_audit_finds_every_regime_promise_kept(rnpc_export):
+    from compsem.audit import audit_folder
+
+    report = audit_folder(rnpc_export, hypothesis_only=False, write_card=False)
+    assert report.benchmark == "rnpc" and len(report.configs) == 6
+    assert report.ok, report.broken()
+    names = {check.name for audit in report.configs for check in audit.checks}
+    assert {
+        "M1 modifiers of test never M1 in train or validation",
+        "labels follow their rules",
+    } <= names
+
+
+def test_same_seed_gives_identical_bytes_and_another_seed_other_items(rnpc_export, tmp_path):
+    """Rebuilt in a fresh process with another hash seed, so nothing cached is reused."""
+    configs = ["spte", "epc_challenge"]
+    script = (
+        "from compsem.export import export_benchmark; "
+        f"export_benchmark('rnpc', {str(tmp_path / 'again')!r}, {configs!r}, size={SIZE})"
+    )
+    env = {**os.environ, "PYTHONHASHSEED": "12345"}
+    subprocess.run([sys.executable, "-c", script], check=True, env=env, capture_output=True)
+    for config in configs:
+        for path in sorted((tmp_path / "again" / config).iterdir()):
+            assert path.read_bytes() == (rnpc_export / config / path.name).read_bytes()
+    export_benchmark("rnpc", tmp_path / "other", ["epc_challenge"], size=SIZE, seed=7)
+    other = read_config(tmp_path / "other", "epc_challenge")["test"]
+    assert set(other.id) != set(read_config(rnpc_export, "epc_challenge")["test"].id)
+
+
+def test_unknown_config_and_too_small_size_fail_clearly(tmp_path):
+    with pytest.raises(ExportError, match=r"Unknown config\(s\) 'sptee'.*spte"):
+        export_benchmark("rnpc", tmp_path / "out", ["sptee"])
+    with pytest.raises(ValueError, match="leaves no test items.*--size 703 or more"):
+        export_benchmark("rnpc", tmp_path / "out", ["epc"], size=500)
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_cli_documents_the_inputs_and_reports_bad_configs(tmp_path, capsys):
+    result = subprocess.run(
+        [sys.executable, "-m", "compsem.cli", "build", "rnpc", "--help"],
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    for flag in ("--size", "--seed", "--lexicon", "--cooccurrence", "--original-release"):
+        assert flag in result.stdout
+    assert main(["build", "rnpc", "--out", str(tmp_path / "x"), "--config", "nope"]) == 2
+    assert capsys.readouterr().err.startswith("compsem build: error: Unknown config(s) 'nope'")
