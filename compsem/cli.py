@@ -159,9 +159,8 @@ def build_parser() -> argparse.ArgumentParser:
     demo.set_defaults(handler=cmd_demo)
 
     from compsem.embed_cli import add_commands as add_embed_commands
-    from compsem.publish_cli import add_commands as add_publish_commands
-
     from compsem.metrics import add_cli as add_metrics_commands
+    from compsem.publish_cli import add_commands as add_publish_commands
 
     add_publish_commands(commands)
     add_embed_commands(commands)
