@@ -1,0 +1,183 @@
+"""Open relation triples (subject, predicate, object) from a dependency parse (BoOQA Appendix D).
+
+Predicates are lemma strings that keep particles, prepositions and discontinuous parts:
+"Federer played a practice game with Nadal" gives ``(Federer, play, practice game)`` and
+``(Federer, play practice game with, Nadal)``. Each predicate word carries a tag, so later steps
+know which spans are verbs and which nouns: ``V`` verb, ``R`` particle, ``N`` noun folded into
+the predicate, ``A`` adjective, ``P`` preposition ("play practice game with" is ``VNNP``).
+
+Arguments are normalised to their head phrase: the named entity that contains the head (without a
+leading determiner), else the head's proper-noun compound ("Real Madrid"), else the lemma of a
+common noun with its compound modifiers ("oil price"). The argument's entity type is the parser's
+label where it has one. Pronouns, numbers and temporal or numeric entities are not arguments, and
+negated predicates ("did not visit") give no triple, since BoOQA's positives must be true.
+"""
+
+from __future__ import annotations
+
+import bisect
+import re
+
+import pyarrow as pa
+
+from compsem.inflection import third_person_singular
+
+# Entity labels that name times and quantities, not participants.
+NON_ARGUMENT_TYPES = frozenset(
+    {"DATE", "TIME", "PERCENT", "MONEY", "QUANTITY", "ORDINAL", "CARDINAL"}
+)
+_DETERMINERS = frozenset({"the", "a", "an", "this", "that", "these", "those"})
+_WORD = re.compile(r"[a-z]+(?:-[a-z]+)*")
+
+TRIPLE_TYPE = pa.struct(
+    [
+        ("sentence", pa.int32()),
+        ("subject", pa.string()),
+        ("subject_type", pa.string()),
+        ("predicate", pa.string()),
+        ("predicate_tags", pa.string()),
+        ("object", pa.string()),
+        ("object_type", pa.string()),
+    ]
+)
+
+
+def _entity_index(doc) -> dict[int, object]:
+    return {i: ent for ent in doc.ents for i in range(ent.start, ent.end)}
+
+
+def argument(token, entities: dict) -> tuple[str, str | None] | None:
+    """(head phrase, entity type or None) of the noun phrase headed by ``token``, or None."""
+    if token.pos_ not in ("NOUN", "PROPN"):
+        return None
+    entity = entities.get(token.i)
+    if entity is not None:
+        if entity.label_ in NON_ARGUMENT_TYPES:
+            return None
+        words = [t for t in entity if not t.is_punct and t.tag_ != "POS"]
+        while words and words[0].lower_ in _DETERMINERS:
+            words = words[1:]
+        text = " ".join(t.text for t in words)
+        return (text, entity.label_) if text else None
+    compounds = []
+    for child in reversed(list(token.lefts)):  # nearest first, stop at the first gap
+        if child.dep_ != "compound" or child.i != token.i - len(compounds) - 1:
+            break
+        compounds.insert(0, child)
+    if token.pos_ == "PROPN":
+        return " ".join(t.text for t in [*compounds, token]), None
+    words = [t.lower_ for t in compounds] + [token.lemma_.lower()]
+    if not all(_WORD.fullmatch(word) for word in words):
+        return None
+    return " ".join(words), None
+
+
+def _noun_phrase(token) -> tuple[list[str], str] | None:
+    """A common noun with its compounds, as predicate words and tags ("practice game", "NN")."""
+    if token.pos_ != "NOUN":
+        return None
+    words = [c.lower_ for c in token.lefts if c.dep_ == "compound" and c.pos_ == "NOUN"]
+    words.append(token.lemma_.lower())
+    return words, "N" * len(words)
+
+
+def _objects_of(preposition) -> list:
+    return [child for child in preposition.children if child.dep_ == "pobj"]
+
+
+def _subject(verb) -> tuple[object, bool] | None:
+    """(subject token, passive?) of a verb, inheriting the subject of a coordinated verb."""
+    while True:
+        for child in verb.children:
+            if child.dep_ == "nsubj":
+                return child, False
+            if child.dep_ == "nsubjpass":
+                return child, True
+        if verb.dep_ != "conj" or verb.head.pos_ not in ("VERB", "AUX"):
+            return None
+        verb = verb.head
+
+
+def _predicates(verb) -> list[tuple[list[str], str, object, object]]:
+    """(words, tags, subject token, object token) for each relation headed by ``verb``."""
+    children = list(verb.children)
+    if any(child.dep_ == "neg" for child in children):
+        return []
+    found = _subject(verb)
+    if found is None:
+        return []
+    subject, passive = found
+    base = [verb.lemma_.lower()] + [c.lower_ for c in children if c.dep_ == "prt"]
+    tags = "V" + "R" * (len(base) - 1)
+    relations = []
+    if passive:  # "Apple was acquired by Microsoft": the active relation, with its own roles
+        for agent in (c for c in children if c.dep_ == "agent"):
+            relations += [(base, tags, obj, subject) for obj in _objects_of(agent)]
+        return relations
+    preps = [c for c in children if c.dep_ == "prep"]
+    if verb.lemma_ == "be":  # "X is president of Y": be + complement + preposition
+        for complement in (c for c in children if c.dep_ in ("attr", "acomp")):
+            if complement.pos_ == "ADJ":
+                folded = ([complement.lower_], "A")
+            else:
+                folded = _noun_phrase(complement)
+            if folded is None:
+                continue
+            for prep in [*preps, *(c for c in complement.children if c.dep_ == "prep")]:
+                words = ["be", *folded[0], prep.lower_]
+                relations += [(words, "V" + folded[1] + "P", subject, o) for o in _objects_of(prep)]
+        return relations
+    direct = [c for c in children if c.dep_ == "dobj"]
+    for obj in direct:
+        relations.append((base, tags, subject, obj))
+        folded = _noun_phrase(obj) if obj.ent_type_ == "" else None
+        if folded is not None:  # "play game with": the object noun joins the predicate
+            obj_preps = [c for c in obj.children if c.dep_ == "prep"]
+            for prep in [*preps, *obj_preps]:
+                words = [*base, *folded[0], prep.lower_]
+                relations += [
+                    (words, tags + folded[1] + "P", subject, o) for o in _objects_of(prep)
+                ]
+            preps = []
+    for prep in preps:
+        relations += [([*base, prep.lower_], tags + "P", subject, o) for o in _objects_of(prep)]
+    return relations
+
+
+def relation_triples(doc) -> list[dict]:
+    """Every relation triple of a parsed document, in token order, as TRIPLE_TYPE dicts."""
+    entities = _entity_index(doc)
+    sentence_starts = [sentence.start for sentence in doc.sents]
+    triples = []
+    for verb in doc:
+        if verb.pos_ not in ("VERB", "AUX"):
+            continue
+        for words, tags, subject_token, object_token in _predicates(verb):
+            if not all(_WORD.fullmatch(word) for word in words):
+                continue
+            subject = argument(subject_token, entities)
+            obj = argument(object_token, entities)
+            if subject is None or obj is None or subject[0] == obj[0]:
+                continue
+            triples.append(
+                {
+                    "sentence": bisect.bisect_right(sentence_starts, verb.i) - 1,
+                    "subject": subject[0],
+                    "subject_type": subject[1],
+                    "predicate": " ".join(words),
+                    "predicate_tags": tags,
+                    "object": obj[0],
+                    "object_type": obj[1],
+                }
+            )
+    return triples
+
+
+def realise(subject: str, predicate: str, obj: str) -> str:
+    """The proposition as a present-tense clause: "Barcelona plays game with Real Madrid"."""
+    verb, _, rest = predicate.partition(" ")
+    try:
+        verb = third_person_singular(verb)
+    except ValueError:  # a hyphenated or unusual lemma: leave it as it is
+        pass
+    return " ".join(part for part in (subject, verb, rest, obj) if part)

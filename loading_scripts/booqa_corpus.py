@@ -1,0 +1,158 @@
+"""Dated news articles for BoOQA: JSONL or Parquet files (or a folder of them) with ``id``,
+``date`` and ``text``, or a folder written by ``datasets.Dataset.save_to_disk``.
+
+``demo`` names the embedded demo corpus: short news-style articles about invented people,
+places and clubs, written for compsem so that every step of the BoOQA construction has something
+to do at the ``demo`` preset's scaled-down thresholds. It is not news and not NewsCrawl.
+
+Dates are ISO 8601 (``2016-03-01``, ``2016-03-01T09:30:00Z``) or date/timestamp columns. The date
+as written is the article's day (no time-zone conversion). An article without a date, or with a
+date that does not parse, is a :class:`NewsCorpusError` naming the file, the line or row, and the
+fix: BoOQA places every article in a time window, so none can be dropped silently.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from dataclasses import dataclass, field
+from importlib import resources
+from pathlib import Path
+
+from compsem.fingerprint import file_fingerprint, fingerprint
+from compsem.loading_scripts.corpora import CorpusError
+
+DEMO = "demo"
+DEMO_FILE = "booqa_demo_news.jsonl"
+_SUFFIXES = (".jsonl", ".jsonl.gz", ".parquet")
+_DATE_HINT = "write an ISO 8601 date such as 2016-03-01 (or 2016-03-01T09:30:00Z)"
+
+
+class NewsCorpusError(CorpusError):
+    """A news corpus cannot be used: the message names the file, row or article, and the fix."""
+
+
+def demo_corpus_path() -> Path:
+    return Path(str(resources.files("compsem") / "data" / DEMO_FILE))
+
+
+def _suffix(path: Path) -> str | None:
+    return next((s for s in _SUFFIXES if path.name.endswith(s)), None)
+
+
+@dataclass(frozen=True)
+class NewsCorpus:
+    """A resolved corpus spec: its files (or saved dataset) and a content fingerprint."""
+
+    spec: str
+    root: Path
+    files: tuple[Path, ...] = field(repr=False)
+    saved_dataset: bool = False
+
+    @property
+    def is_demo(self) -> bool:
+        return self.spec == DEMO
+
+    @property
+    def fingerprint(self) -> str:
+        return fingerprint("news", [file_fingerprint(path) for path in self.files])
+
+    def files_with_suffix(self, *suffixes: str) -> list[str]:
+        """Paths relative to ``root`` of the files with one of ``suffixes``."""
+        return [str(p.relative_to(self.root)) for p in self.files if _suffix(p) in suffixes]
+
+
+def open_news_corpus(spec: str | Path) -> NewsCorpus:
+    """Resolve ``demo``, a file, a folder of files or a saved dataset; errors say what to pass."""
+    spec = str(spec)
+    path = demo_corpus_path() if spec == DEMO else Path(spec)
+    if path.is_dir() and (path / "dataset_info.json").is_file() and (path / "state.json").is_file():
+        return NewsCorpus(spec, path, tuple(sorted(path.glob("*.arrow"))), saved_dataset=True)
+    if path.is_dir():
+        files = tuple(sorted(p for p in path.rglob("*") if p.is_file() and _suffix(p)))
+        if not files:
+            raise NewsCorpusError(
+                f"Corpus folder {path} holds no {', '.join(_SUFFIXES)} files: the corpus is "
+                "empty. Put the dated articles (id, date, text) there."
+            )
+        return NewsCorpus(spec, path, files)
+    if path.is_file() and _suffix(path):
+        return NewsCorpus(spec, path.parent, (path,))
+    raise NewsCorpusError(
+        f"Cannot read corpus {spec!r}: pass {DEMO!r}, a {'/'.join(_SUFFIXES)} file of articles "
+        "with id, date and text, a folder of them, or a folder saved with datasets' save_to_disk."
+    )
+
+
+def parse_date(value, where: str) -> dt.date:
+    """The publication day of an article; raises :class:`NewsCorpusError` naming ``where``."""
+    if isinstance(value, dt.datetime):
+        return value.date()
+    if isinstance(value, dt.date):
+        return value
+    if value is None or (isinstance(value, str) and not value.strip()):
+        raise NewsCorpusError(
+            f"{where} has no date: BoOQA needs every article's date; {_DATE_HINT}."
+        )
+    if isinstance(value, str):
+        text = value.strip()
+        try:
+            return dt.date.fromisoformat(text[:10]) if len(text) == 10 else _datetime(text)
+        except ValueError:
+            pass
+    raise NewsCorpusError(f"{where} has date {value!r}, which is not a date; {_DATE_HINT}.")
+
+
+def _datetime(text: str) -> dt.date:
+    return dt.datetime.fromisoformat(text.replace("Z", "+00:00")).date()
+
+
+def article_adapter(self, data: dict, path: str, id_in_file) -> dict:
+    """datatrove adapter: a dated article as a Document (text, id, metadata ``date``)."""
+    if isinstance(id_in_file, int) and not str(path).endswith(".parquet"):
+        where_in_file = f"line {id_in_file + 1}"
+    else:
+        where_in_file = f"row {id_in_file}"
+    folder = getattr(self, "data_folder", None)  # disk readers name files relative to it
+    source = folder.resolve_paths(path) if folder is not None else path
+    where = f"Article {data.get(self.id_key)!r} ({source}, {where_in_file})"
+    if "text" not in data and self.text_key not in data:
+        raise NewsCorpusError(f"{where} has no {self.text_key!r} field; give each article a text.")
+    date = parse_date(data.get("date"), where)
+    article_id = data.get(self.id_key)
+    return {
+        "text": data.get(self.text_key) or "",
+        "id": str(article_id) if article_id is not None else f"{path}/{id_in_file}",
+        "metadata": {"date": date.isoformat()},
+    }
+
+
+def news_readers(corpus: NewsCorpus, work: Path) -> list:
+    """datatrove readers for the corpus, sharded by file; path lists are written under ``work``."""
+    from datatrove.pipeline.readers import HuggingFaceDatasetReader, ParquetReader
+
+    from compsem.pipeline import JsonlLinesReader
+
+    if corpus.saved_dataset:
+        return [
+            HuggingFaceDatasetReader(
+                str(corpus.root), load_from_disk=True, adapter=article_adapter, doc_progress=True
+            )
+        ]
+    readers = []
+    for kind, suffixes, reader in (
+        ("jsonl", (".jsonl", ".jsonl.gz"), JsonlLinesReader),
+        ("parquet", (".parquet",), ParquetReader),
+    ):
+        paths = corpus.files_with_suffix(*suffixes)
+        if paths:
+            paths_file = work / f"inputs-{kind}.txt"
+            paths_file.write_text("\n".join(paths) + "\n")
+            readers.append(
+                reader(
+                    str(corpus.root),
+                    paths_file=str(paths_file),
+                    adapter=article_adapter,
+                    doc_progress=True,
+                )
+            )
+    return readers
