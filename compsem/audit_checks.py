@@ -239,16 +239,22 @@ def no_lexical_cue(fields: tuple[str, ...], column: str = "label") -> Check:
 
 
 def input_fields(table: pa.Table, declared: tuple[str, ...] | None = None) -> tuple[str, ...]:
-    """The columns that make a row's model input: ``declared``, else premise + hypothesis, else
-    the first of sentence, prompt, text."""
-    if declared:
-        return tuple(declared)
+    """The columns that make a row's model input: those of ``declared`` the table has, else
+    premise + hypothesis, else the first of sentence, prompt, text, question, else every scalar
+    column but id and label."""
+    present = tuple(column for column in declared or () if column in table.column_names)
+    if present:
+        return present
     if {"premise", "hypothesis"} <= set(table.column_names):
         return ("premise", "hypothesis")
     for column in ("sentence", "prompt", "text", "question"):
         if column in table.column_names:
             return (column,)
-    return tuple(c for c in table.column_names if c not in ("id", "label"))
+    return tuple(
+        field.name
+        for field in table.schema
+        if field.name not in ("id", "label") and not pa.types.is_list(field.type)
+    )
 
 
 def no_duplicates_within(fields: tuple[str, ...] | None = None) -> Check:
