@@ -62,6 +62,11 @@ def cmd_demo(args: argparse.Namespace) -> int:
         print(summary_table(name, exports))
         example = module.BUILDER.DEFAULT_CONFIG_NAME
         print(f"\nExported to {out}/ — load_dataset({str(out)!r}, {example!r})")
+    if "plane" in args.benchmarks:
+        from compsem.harness.cli import demo_baseline
+
+        print("\n## Baseline: all-MiniLM-L6-v2 fine-tuned on PLANE goood_split_1\n")
+        print(demo_baseline(args.out / "plane"))
     if "montague" in args.benchmarks:
         from compsem.embed_cli import demo_table
 
@@ -159,10 +164,12 @@ def build_parser() -> argparse.ArgumentParser:
     demo.set_defaults(handler=cmd_demo)
 
     from compsem.embed_cli import add_commands as add_embed_commands
+    from compsem.harness.cli import add_commands as add_harness_commands
     from compsem.metrics import add_cli as add_metrics_commands
     from compsem.publish_cli import add_commands as add_publish_commands
 
     add_publish_commands(commands)
+    add_harness_commands(commands)
     add_embed_commands(commands)
     add_metrics_commands(commands)
     return parser

@@ -1,0 +1,40 @@
+"""The harness commands as functions: each loads a config, runs a model on it, writes one result
+JSON per run plus a Markdown summary into ``out``, and returns the results.
+
+- ``run_train`` / ``run_curve`` (``finetune``): fine-tuning per seed; few-shot learning curves.
+- ``run_zero_shot`` / ``run_prompt`` / ``run_score`` (``probing``): no training.
+- ``run_report``: mean ± std tables over result folders.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from pathlib import Path
+
+from compsem.harness import report
+from compsem.harness.common import default_model
+from compsem.harness.finetune import run_curve, run_train
+from compsem.harness.probing import run_prompt, run_score, run_zero_shot
+
+__all__ = [
+    "default_model",
+    "run_curve",
+    "run_prompt",
+    "run_report",
+    "run_score",
+    "run_train",
+    "run_zero_shot",
+]
+
+
+def run_report(paths: Sequence[Path], out: Path | None = None) -> str:
+    """Aggregate result files into Markdown and JSON tables."""
+    from compsem.harness.results import read_results, write_json, write_text
+
+    results = read_results(paths)
+    aggregated = report.aggregate(results)
+    markdown = "# compsem report\n\n" + report.render(aggregated)
+    if out is not None:
+        write_text(Path(out) / "report.md", markdown)
+        write_json(Path(out) / "report.json", {"runs": len(results), **aggregated})
+    return markdown

