@@ -21,6 +21,12 @@ def test_help_lists_every_command():
         "audit",
         "embed",
         "metrics",
+        "train",
+        "curve",
+        "zero-shot",
+        "prompt",
+        "score",
+        "report",
     ):
         assert command in result.stdout
 
