@@ -41,6 +41,7 @@ from compsem.booqa_population import (
     population_summary,
 )
 from compsem.booqa_splits import AUDIT_CHECKS, en_splits, h_only_splits  # noqa: F401
+from compsem.builder import TableBuilder
 from compsem.bundles import bucket_labels  # noqa: F401 (the card orders buckets with it)
 from compsem.fingerprint import row_id
 from compsem.loading_scripts.booqa_corpus import DEMO, NewsCorpusError, open_news_corpus
@@ -322,7 +323,7 @@ def booqa_splits(config: BooqaConfig) -> dict[str, pa.Table]:
     return h_only_splits(s, EN_FEATURES.arrow_schema)
 
 
-class Booqa(datasets.ArrowBasedBuilder):
+class Booqa(TableBuilder):
     """BoOQA generated from a dated news corpus and WordNet, one config per split regime."""
 
     VERSION = datasets.Version("1.0.0")
@@ -340,16 +341,8 @@ class Booqa(datasets.ArrowBasedBuilder):
             homepage=_HOMEPAGE,
         )
 
-    def _split_generators(self, dl_manager):
-        return [
-            datasets.SplitGenerator(name=name, gen_kwargs={"table": table})
-            for name, table in booqa_splits(self.config).items()
-        ]
-
-    def _generate_tables(self, table: pa.Table):
-        table = table.cast(self.info.features.arrow_schema)
-        for batch, start in enumerate(range(0, max(len(table), 1), self._BATCH_ROWS)):
-            yield datasets.builder.Key(0, batch), table.slice(start, self._BATCH_ROWS)
+    def splits(self) -> dict[str, pa.Table]:
+        return booqa_splits(self.config)
 
 
 # --- the module protocol of compsem.export ------------------------------------------------------

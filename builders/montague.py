@@ -25,6 +25,7 @@ from itertools import permutations, product
 import datasets
 import pyarrow as pa
 
+from compsem.builder import TableBuilder
 from compsem.fingerprint import row_id
 from compsem.montague_lexicon import (
     ADJECTIVE_TYPES,
@@ -189,14 +190,13 @@ def montague_splits(config: MontagueConfig) -> dict[str, pa.Table]:
     return {"test": phrase_table(lexicon, PHRASE_SETS[config.phrase_set])}
 
 
-class Montague(datasets.ArrowBasedBuilder):
+class Montague(TableBuilder):
     """The Montague consistency phrase sets, one config per phrase set and vocabulary."""
 
     VERSION = datasets.Version("1.0.0")
     BUILDER_CONFIG_CLASS = MontagueConfig
     BUILDER_CONFIGS = BUILDER_CONFIGS
     DEFAULT_CONFIG_NAME = "an"
-    _BATCH_ROWS = 100_000
 
     def _info(self) -> datasets.DatasetInfo:
         return datasets.DatasetInfo(
@@ -206,16 +206,8 @@ class Montague(datasets.ArrowBasedBuilder):
             homepage=_HOMEPAGE,
         )
 
-    def _split_generators(self, dl_manager):
-        return [
-            datasets.SplitGenerator(name=name, gen_kwargs={"table": table})
-            for name, table in montague_splits(self.config).items()
-        ]
-
-    def _generate_tables(self, table: pa.Table):
-        table = table.cast(self.info.features.arrow_schema)
-        for batch, start in enumerate(range(0, max(len(table), 1), self._BATCH_ROWS)):
-            yield datasets.builder.Key(0, batch), table.slice(start, self._BATCH_ROWS)
+    def splits(self) -> dict[str, pa.Table]:
+        return montague_splits(self.config)
 
 
 BUILDER = Montague

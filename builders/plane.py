@@ -32,6 +32,7 @@ import pyarrow as pa
 import pyarrow.compute as pc
 
 from compsem.audit_checks import PLANE_AUDIT_CHECKS as AUDIT_CHECKS  # noqa: F401 (protocol)
+from compsem.builder import TableBuilder
 from compsem.extraction import count_an_pairs
 from compsem.fingerprint import cached_table, fingerprint, row_id
 from compsem.hypernyms import hypernym_table
@@ -532,14 +533,13 @@ def plane_splits(config: PlaneConfig) -> dict[str, pa.Table]:
     return _check_nonempty(regime[config.regime](pool, config, rng), config)
 
 
-class Plane(datasets.ArrowBasedBuilder):
+class Plane(TableBuilder):
     """PLANE generated from a corpus, an adjective lexicon and WordNet, one config per regime."""
 
     VERSION = datasets.Version("1.0.0")
     BUILDER_CONFIG_CLASS = PlaneConfig
     BUILDER_CONFIGS = BUILDER_CONFIGS + ORIGINAL_CONFIGS
     DEFAULT_CONFIG_NAME = "goood_split_1"
-    _BATCH_ROWS = 100_000
 
     def _info(self) -> datasets.DatasetInfo:
         features = PROMPT_FEATURES if self.config.regime == "two_shot" else ITEM_FEATURES
@@ -550,16 +550,8 @@ class Plane(datasets.ArrowBasedBuilder):
             homepage=_HOMEPAGE,
         )
 
-    def _split_generators(self, dl_manager):
-        return [
-            datasets.SplitGenerator(name=name, gen_kwargs={"table": table})
-            for name, table in plane_splits(self.config).items()
-        ]
-
-    def _generate_tables(self, table: pa.Table):
-        table = table.cast(self.info.features.arrow_schema)
-        for batch, start in enumerate(range(0, max(len(table), 1), self._BATCH_ROWS)):
-            yield datasets.builder.Key(0, batch), table.slice(start, self._BATCH_ROWS)
+    def splits(self) -> dict[str, pa.Table]:
+        return plane_splits(self.config)
 
 
 BUILDER = Plane

@@ -26,6 +26,7 @@ import datasets
 import numpy as np
 import pyarrow as pa
 
+from compsem.builder import TableBuilder
 from compsem.fingerprint import cached_table, file_fingerprint, fingerprint
 from compsem.resources.spacy_pipeline import DEFAULT_SPACY_MODEL, load_pipeline, pipeline_id
 from compsem.resources.wordnet import wordnet_version
@@ -310,30 +311,21 @@ def seti_splits(config: SetiConfig) -> dict[str, pa.Table]:
     return as_tables(pool, splits, setting.name)
 
 
-class Seti(datasets.ArrowBasedBuilder):
+class Seti(TableBuilder):
     """SETI generated from WordNet-based SICK-like sentences (or SICK), one config per setting."""
 
     VERSION = datasets.Version("1.0.0")
     BUILDER_CONFIG_CLASS = SetiConfig
     BUILDER_CONFIGS = BUILDER_CONFIGS
     DEFAULT_CONFIG_NAME = "task1_trivial"
-    _BATCH_ROWS = 100_000
 
     def _info(self) -> datasets.DatasetInfo:
         return datasets.DatasetInfo(
             description=_DESCRIPTION, features=FEATURES, citation=_CITATION, homepage=_HOMEPAGE
         )
 
-    def _split_generators(self, dl_manager):
-        return [
-            datasets.SplitGenerator(name=name, gen_kwargs={"table": table})
-            for name, table in seti_splits(self.config).items()
-        ]
-
-    def _generate_tables(self, table: pa.Table):
-        table = table.select(list(FEATURES)).cast(FEATURES.arrow_schema)
-        for batch, start in enumerate(range(0, max(len(table), 1), self._BATCH_ROWS)):
-            yield datasets.builder.Key(0, batch), table.slice(start, self._BATCH_ROWS)
+    def splits(self) -> dict[str, pa.Table]:
+        return seti_splits(self.config)
 
 
 BUILDER = Seti
