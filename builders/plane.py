@@ -33,6 +33,7 @@ import pyarrow.compute as pc
 
 from compsem.audit_checks import PLANE_AUDIT_CHECKS as AUDIT_CHECKS  # noqa: F401 (protocol)
 from compsem.builder import TableBuilder
+from compsem.card import WORDNET_LICENSE
 from compsem.extraction import count_an_pairs
 from compsem.fingerprint import cached_table, fingerprint, row_id
 from compsem.hypernyms import hypernym_table
@@ -559,9 +560,7 @@ CARD_TEMPLATE = "plane.md"
 CARD_METADATA = {
     "pretty_name": "PLANE: Phrase-Level Adjective-Noun Entailment (compsem generation)",
     "language": ["en"],
-    "license": "other",
-    "license_name": "wordnet-3.0",
-    "license_link": "https://wordnet.princeton.edu/license-and-commercial-use",
+    **WORDNET_LICENSE,
     "task_categories": ["text-classification"],
     "task_ids": ["natural-language-inference"],
     "tags": ["compositionality", "entailment", "adjective-noun", "wordnet", "compsem"],

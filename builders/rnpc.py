@@ -33,6 +33,7 @@ import pyarrow.parquet as pq
 
 from compsem.audit_checks import CheckResult, label_balance, vocabulary_disjoint
 from compsem.builder import TableBuilder
+from compsem.card import WORDNET_LICENSE
 from compsem.fingerprint import cache_root, file_fingerprint, row_id
 from compsem.noun_phrases import build_vocabulary
 from compsem.nouns import load_events, load_nouns, load_second_nouns
@@ -415,9 +416,7 @@ CARD_TEMPLATE = "rnpc.md"
 CARD_METADATA = {
     "pretty_name": "RNPC: Recursive Noun Phrase Challenge (compsem generation)",
     "language": ["en"],
-    "license": "other",
-    "license_name": "wordnet-3.0",
-    "license_link": "https://wordnet.princeton.edu/license-and-commercial-use",
+    **WORDNET_LICENSE,
     "task_categories": ["text-classification"],
     "task_ids": ["natural-language-inference"],
     "tags": [

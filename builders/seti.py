@@ -27,6 +27,7 @@ import numpy as np
 import pyarrow as pa
 
 from compsem.builder import TableBuilder
+from compsem.card import WORDNET_LICENSE
 from compsem.fingerprint import cached_table, file_fingerprint, fingerprint
 from compsem.resources.spacy_pipeline import DEFAULT_SPACY_MODEL, load_pipeline, pipeline_id
 from compsem.resources.wordnet import wordnet_version
@@ -333,9 +334,7 @@ CARD_TEMPLATE = "seti.md"
 CARD_METADATA = {
     "pretty_name": "SETI: Systematicity Evaluation of Textual Inference (compsem generation)",
     "language": ["en"],
-    "license": "other",
-    "license_name": "wordnet-3.0",
-    "license_link": "https://wordnet.princeton.edu/license-and-commercial-use",
+    **WORDNET_LICENSE,
     "task_categories": ["text-classification"],
     "task_ids": ["natural-language-inference"],
     "tags": ["compositionality", "systematicity", "entailment", "veridicality", "compsem"],

@@ -234,3 +234,11 @@ def check_card(text: str, where: str = "README.md") -> None:
     problems = card_problems(text)
     if problems:
         raise CardError(f"{where} fails the Hub's card metadata rules: " + "; ".join(problems))
+
+
+# Card metadata of every dataset derived from WordNet 3.0, under WordNet's own licence.
+WORDNET_LICENSE = {
+    "license": "other",
+    "license_name": "wordnet-3.0",
+    "license_link": "https://wordnet.princeton.edu/license-and-commercial-use",
+}

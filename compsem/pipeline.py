@@ -21,7 +21,6 @@ then point the builder at the output folder.
 
 from __future__ import annotations
 
-import functools
 import json
 from collections.abc import Callable, Sequence
 from pathlib import Path
@@ -33,11 +32,7 @@ from datatrove.pipeline.writers import ParquetWriter
 from datatrove.utils.logging import logger
 
 from compsem.loading_scripts.corpora import CorpusError
-from compsem.resources.spacy_pipeline import (
-    DEFAULT_SPACY_MODEL,
-    SpacyModelMissingError,
-    install_hint,
-)
+from compsem.resources.spacy_pipeline import DEFAULT_SPACY_MODEL, load_pipeline
 
 SHARD_PATTERN = "*.parquet"
 
@@ -46,23 +41,9 @@ class PipelineIncompleteError(RuntimeError):
     """Some tasks of a pipeline run did not finish: running it again resumes them."""
 
 
-@functools.cache
 def spacy_pipeline(name: str = DEFAULT_SPACY_MODEL, disable: tuple[str, ...] = ()):
-    """A spaCy pipeline with a parser, loaded once per process (so once per datatrove worker)."""
-    import spacy
-
-    try:
-        nlp = spacy.load(name, disable=list(disable))
-    except OSError as error:
-        raise SpacyModelMissingError(
-            f"spaCy pipeline {name!r} is not installed. Fix: {install_hint(name)}"
-        ) from error
-    if "parser" not in nlp.pipe_names:
-        raise SpacyModelMissingError(
-            f"spaCy pipeline {name!r} has no dependency parser; choose a pipeline with one "
-            f"(the default {DEFAULT_SPACY_MODEL!r} has)."
-        )
-    return nlp
+    """A spaCy pipeline with a parser (NER kept unless disabled: BoOQA types its arguments)."""
+    return load_pipeline(name, tuple(disable))
 
 
 class JsonlLinesReader(BaseDiskReader):

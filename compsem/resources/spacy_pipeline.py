@@ -20,12 +20,13 @@ def install_hint(name: str) -> str:
 
 
 @functools.cache
-def load_pipeline(name: str = DEFAULT_SPACY_MODEL):
-    """Load a spaCy pipeline with NER disabled (the extraction needs tags, lemmas and arcs)."""
+def load_pipeline(name: str = DEFAULT_SPACY_MODEL, disable: tuple[str, ...] = ("ner",)):
+    """A spaCy pipeline with a parser, loaded once per process (so once per datatrove worker);
+    NER is disabled by default (AN extraction needs only tags, lemmas and arcs)."""
     import spacy
 
     try:
-        nlp = spacy.load(name, disable=["ner"])
+        nlp = spacy.load(name, disable=list(disable))
     except OSError as error:
         raise SpacyModelMissingError(
             f"spaCy pipeline {name!r} is not installed. Fix: {install_hint(name)}"
