@@ -7,18 +7,10 @@ import sys
 from pathlib import Path
 
 from compsem.export import BENCHMARKS, benchmark_module
+from compsem.help_format import HelpFormatter
 from compsem.resources.spacy_pipeline import DEFAULT_SPACY_MODEL
 
 DEMO_OUT = Path("compsem-demo")
-
-
-class _Formatter(argparse.ArgumentDefaultsHelpFormatter, argparse.RawDescriptionHelpFormatter):
-    """Shows defaults, except where there is none to show."""
-
-    def _get_help_string(self, action: argparse.Action) -> str:
-        if action.default is None or action.default is False:
-            return action.help
-        return super()._get_help_string(action)
 
 
 def summary_table(benchmark: str, exports) -> str:
@@ -95,7 +87,7 @@ def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="compsem",
         description="Generate, publish and evaluate compositional-semantics benchmarks.",
-        formatter_class=_Formatter,
+        formatter_class=HelpFormatter,
         epilog="examples:\n"
         "  compsem doctor\n"
         "  compsem demo\n"
@@ -104,14 +96,14 @@ def build_parser() -> argparse.ArgumentParser:
     commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
 
     doctor = commands.add_parser(
-        "doctor", help="report which resources are installed", formatter_class=_Formatter
+        "doctor", help="report which resources are installed", formatter_class=HelpFormatter
     )
     doctor.add_argument("--spacy-model", default=DEFAULT_SPACY_MODEL, help="pipeline to check")
     doctor.set_defaults(handler=cmd_doctor)
 
     setup = commands.add_parser(
         "setup-wordnet",
-        formatter_class=_Formatter,
+        formatter_class=HelpFormatter,
         help="make Debian's WordNet 3.0 files readable by NLTK",
     )
     setup.add_argument(
@@ -130,7 +122,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     build = commands.add_parser(
         "build",
-        formatter_class=_Formatter,
+        formatter_class=HelpFormatter,
         help="generate a benchmark as a hub-ready folder",
         description="Generate every config (or the named ones) of a benchmark into a folder "
         "that load_dataset reads and `compsem push` uploads. `compsem build NAME --help` lists "
@@ -139,7 +131,7 @@ def build_parser() -> argparse.ArgumentParser:
     benchmarks = build.add_subparsers(dest="benchmark", required=True, metavar="BENCHMARK")
     for name in BENCHMARKS:
         module = benchmark_module(name)
-        sub = benchmarks.add_parser(name, formatter_class=_Formatter, help=module.DEMO_TITLE)
+        sub = benchmarks.add_parser(name, formatter_class=HelpFormatter, help=module.DEMO_TITLE)
         sub.add_argument("--out", type=Path, required=True, help="folder to (re)write atomically")
         sub.add_argument(
             "--config", nargs="+", metavar="NAME", help="configs to build (default: all)"
@@ -149,7 +141,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     demo = commands.add_parser(
         "demo",
-        formatter_class=_Formatter,
+        formatter_class=HelpFormatter,
         help="build every benchmark on the embedded defaults and summarise",
     )
     demo.add_argument("--out", type=Path, default=DEMO_OUT, help="folder for the exports")

@@ -13,12 +13,7 @@ from pathlib import Path
 
 from compsem.embed import LEXICONS, PHRASE_SETS
 from compsem.embed_models import GLOVE, MINILM, POOLINGS
-
-
-def _formatter():
-    from compsem.cli import _Formatter  # imported late: compsem.cli imports this module
-
-    return _Formatter
+from compsem.help_format import HelpFormatter
 
 
 def command_line(args: argparse.Namespace) -> str:
@@ -59,7 +54,7 @@ def add_commands(subparsers) -> argparse.ArgumentParser:
     """Register ``embed`` on ``compsem``'s subparsers."""
     embed = subparsers.add_parser(
         "embed",
-        formatter_class=_formatter(),
+        formatter_class=HelpFormatter,
         help="Montague consistency tests of embedding models (Carvalho et al., Tables 2-7)",
         description="Embed the Montague AN and AAN phrase sets and their words with each model "
         "and run the consistency metric's three tests: intersectivity (eq. 3) on AN and AAN, "

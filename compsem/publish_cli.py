@@ -13,6 +13,8 @@ import json
 import sys
 from pathlib import Path
 
+from compsem.help_format import HelpFormatter
+
 
 def cmd_push(args: argparse.Namespace) -> int:
     from compsem.card import NOT_AUDITED
@@ -141,8 +143,6 @@ def _add_audit(commands, formatter) -> None:
 
 def add_commands(commands) -> None:
     """Register ``push``, ``pull`` and ``audit`` on the ``compsem`` subparsers."""
-    from compsem.cli import _Formatter
-
-    _add_push(commands, _Formatter)
-    _add_pull(commands, _Formatter)
-    _add_audit(commands, _Formatter)
+    _add_push(commands, HelpFormatter)
+    _add_pull(commands, HelpFormatter)
+    _add_audit(commands, HelpFormatter)

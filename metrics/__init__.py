@@ -22,6 +22,8 @@ import tempfile
 from collections.abc import Iterable
 from pathlib import Path
 
+from compsem.help_format import HelpFormatter
+
 METRICS = ("aucnorm", "consistency", "few_shot_curve")
 ROOT = Path(__file__).resolve().parent
 
@@ -138,10 +140,6 @@ def push(
     return urls
 
 
-class _Formatter(argparse.ArgumentDefaultsHelpFormatter, argparse.RawDescriptionHelpFormatter):
-    pass
-
-
 def cmd_install(args: argparse.Namespace) -> int:
     for path in install(args.names, args.modules_cache):
         print(f"installed {path.stem}: evaluate.load({path.stem!r}) now works offline ({path})")
@@ -158,7 +156,7 @@ def add_cli(subparsers) -> argparse.ArgumentParser:
     """Register the `metrics` command (`install`, `push`) on a CLI's subparsers."""
     metrics = subparsers.add_parser(
         "metrics",
-        formatter_class=_Formatter,
+        formatter_class=HelpFormatter,
         help="install or publish the evaluate metrics (aucnorm, consistency, few_shot_curve)",
         description="Install compsem's evaluate metrics for offline loading, or push them to the Hub.",
         epilog="examples:\n"
@@ -169,7 +167,7 @@ def add_cli(subparsers) -> argparse.ArgumentParser:
     commands = metrics.add_subparsers(dest="metrics_command", required=True, metavar="SUBCOMMAND")
     install_parser = commands.add_parser(
         "install",
-        formatter_class=_Formatter,
+        formatter_class=HelpFormatter,
         help='make evaluate.load("<name>") find the metrics by bare name, offline too',
     )
     install_parser.add_argument(
@@ -182,7 +180,7 @@ def add_cli(subparsers) -> argparse.ArgumentParser:
     )
     install_parser.set_defaults(handler=cmd_install)
     push_parser = commands.add_parser(
-        "push", formatter_class=_Formatter, help="publish the metrics as Hub Spaces NS/<name>"
+        "push", formatter_class=HelpFormatter, help="publish the metrics as Hub Spaces NS/<name>"
     )
     push_parser.add_argument(
         "names", nargs="*", metavar="NAME", default=list(METRICS), help="metrics to push"

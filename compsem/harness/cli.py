@@ -13,14 +13,9 @@ from pathlib import Path
 from compsem.harness.device import DEVICES, PRECISIONS
 from compsem.harness.presets import PRESETS
 from compsem.harness.schema import INPUT_FORMS
+from compsem.help_format import HelpFormatter
 
 MODEL_HELP = "Hub id or local folder (default: the offline all-MiniLM-L6-v2)"
-
-
-def _formatter():
-    from compsem.cli import _Formatter
-
-    return _Formatter
 
 
 def _data_arguments(parser: argparse.ArgumentParser, config_default: str | None = None) -> None:
@@ -194,7 +189,7 @@ def cmd_report(args: argparse.Namespace) -> int:
 
 def add_commands(subparsers) -> None:
     """Register train, curve, zero-shot, prompt, score and report on ``compsem``'s subparsers."""
-    formatter = _formatter()
+    formatter = HelpFormatter
 
     train = subparsers.add_parser(
         "train",
