@@ -28,6 +28,7 @@ from pathlib import Path
 import numpy as np
 import pyarrow as pa
 import pyarrow.parquet as pq
+from timing import against_raw_spacy
 
 from compsem.loading_scripts.booqa_corpus import demo_corpus_path, open_news_corpus
 from compsem.pipeline import run_locally, shard_files, spacy_pipeline
@@ -40,7 +41,7 @@ from compsem.propositions import (
     window_population,
 )
 from compsem.relations import TRIPLE_TYPE
-from compsem.resources.spacy_pipeline import DEFAULT_SPACY_MODEL, pipeline_id
+from compsem.resources.spacy_pipeline import DEFAULT_SPACY_MODEL
 from compsem.resources.wordnet import wordnet
 
 
@@ -57,19 +58,11 @@ def extraction_throughput(articles: int) -> dict:
     nlp = spacy_pipeline(DEFAULT_SPACY_MODEL)
     with tempfile.TemporaryDirectory() as folder:
         path, texts = corpus_file(Path(folder), articles)
-        list(nlp.pipe(texts[:100]))  # warm up
-        raw, pipeline = [], []
-        for repeat in range(2):  # best of two, interleaved: the machine's load varies
-            start = time.perf_counter()
-            for _ in nlp.pipe(texts, batch_size=256):
-                pass
-            raw.append(time.perf_counter() - start)
-            work = Path(folder) / f"work-{repeat}"
-            start = time.perf_counter()
-            steps = extraction_pipeline(open_news_corpus(path), work)
-            run_locally(steps, work / "logs", tasks=1, workers=1)
-            pipeline.append(time.perf_counter() - start)
-        raw, pipeline = min(raw), min(pipeline)
+
+        def run_pipeline(work: Path) -> None:
+            run_locally(extraction_pipeline(open_news_corpus(path), work), work / "logs")
+
+        timing = against_raw_spacy(nlp, texts, run_pipeline, Path(folder), batch_size=256)
         triples = sum(
             pq.ParquetFile(p)
             .read(columns=["triples"])
@@ -78,17 +71,9 @@ def extraction_throughput(articles: int) -> dict:
             .value_lengths()
             .to_numpy()
             .sum()
-            for p in shard_files(work / "shards")
+            for p in shard_files(Path(folder) / "work-1" / "shards")
         )
-    return {
-        "articles": articles,
-        "spacy_pipeline": pipeline_id(nlp),
-        "raw_articles_per_second": articles / raw,
-        "pipeline_articles_per_second": articles / pipeline,
-        "triples": int(triples),
-        "ratio": raw / pipeline,
-        "target_ratio": 0.8,
-    }
+    return {**timing, "triples": int(triples)}
 
 
 def synthetic_shards(folder: Path, triples: int, seed: int = 0, per_file: int = 1_000_000) -> None:

@@ -32,7 +32,6 @@ from dataclasses import asdict, dataclass, fields
 import datasets
 import pyarrow as pa
 import pyarrow.compute as pc
-import pyarrow.parquet as pq
 
 from compsem.booqa_population import (
     ThresholdError,
@@ -45,6 +44,7 @@ from compsem.builder import TableBuilder
 from compsem.bundles import bucket_labels  # noqa: F401 (the card orders buckets with it)
 from compsem.fingerprint import row_id
 from compsem.loading_scripts.booqa_corpus import DEMO, NewsCorpusError, open_news_corpus
+from compsem.pipeline import add_pipeline_arguments, shard_parser
 from compsem.predicate_hyponyms import WORD_SENSES
 from compsem.propositions import EXTRACTION_REVISION, check_shards
 from compsem.resources.spacy_pipeline import DEFAULT_SPACY_MODEL
@@ -387,11 +387,6 @@ def add_build_arguments(parser: argparse.ArgumentParser) -> None:
         "id, date and text, a folder of them, or a datasets save_to_disk folder",
     )
     parser.add_argument(
-        "--extracted",
-        metavar="DIR",
-        help="the shards folder of an extraction run elsewhere (datatrove on Slurm or Ray)",
-    )
-    parser.add_argument(
         "--preset",
         choices=sorted(PRESETS),
         help="thresholds and sizes: paper (App. D) or demo (default: demo for the demo corpus, "
@@ -414,13 +409,9 @@ def add_build_arguments(parser: argparse.ArgumentParser) -> None:
         help="frequency bucket boundaries (default: the preset's)",
     )
     parser.add_argument("--word-sense", default="first", help="synset choice for a predicate span")
-    parser.add_argument(
-        "--spacy-model", default=BooqaConfig.spacy_model, help="an installed spaCy pipeline"
+    add_pipeline_arguments(
+        parser, BooqaConfig.spacy_model, "an installed spaCy pipeline with parser and NER"
     )
-    parser.add_argument(
-        "--tasks", type=int, default=1, help="datatrove tasks (the corpus is sharded by file)"
-    )
-    parser.add_argument("--workers", type=int, default=1, help="datatrove tasks run at once")
     parser.add_argument("--seed", type=int, default=BooqaConfig.seed, help="base random seed")
     parser.add_argument(
         "--levyholt", metavar="DIR", help="folder of the Levy/Holt files: adds levyholt_* configs"
@@ -475,7 +466,11 @@ def provenance(config: BooqaConfig) -> dict:
     s = settings(config)
     partitions, population = corpus_population(s)
     if s.extracted:
-        corpus, fingerprint_, parser = s.extracted, "extracted", _shard_parser(s.extracted)
+        corpus, fingerprint_, parser = (
+            s.extracted,
+            "extracted",
+            shard_parser(check_shards(s.extracted)),
+        )
     else:
         corpus, fingerprint_, parser = (
             s.corpus,
@@ -502,11 +497,6 @@ def provenance(config: BooqaConfig) -> dict:
         "extraction_revision": EXTRACTION_REVISION,
         **population_summary(population),
     }
-
-
-def _shard_parser(folder: str) -> str:
-    metadata = pq.read_schema(check_shards(folder)[0]).metadata or {}
-    return metadata.get(b"compsem.parser", b"unknown").decode()
 
 
 __all__ = ["Booqa", "BooqaConfig", "NewsCorpusError", "ThresholdError", "settings"]

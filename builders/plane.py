@@ -24,7 +24,7 @@ from __future__ import annotations
 import argparse
 from collections import Counter
 from dataclasses import dataclass
-from itertools import islice, product
+from itertools import product
 
 import datasets
 import numpy as np
@@ -34,16 +34,13 @@ import pyarrow.compute as pc
 from compsem.audit_checks import PLANE_AUDIT_CHECKS as AUDIT_CHECKS  # noqa: F401 (protocol)
 from compsem.builder import TableBuilder
 from compsem.card import WORDNET_LICENSE
-from compsem.extraction import count_an_pairs
-from compsem.fingerprint import cached_table, fingerprint, row_id
+from compsem.extraction import DISABLED, check_an_shards, count_an_shards, extract_an_pairs
+from compsem.fingerprint import cached_table, file_fingerprint, fingerprint, row_id
 from compsem.hypernyms import hypernym_table
-from compsem.loading_scripts.corpora import CorpusError, open_corpus
+from compsem.loading_scripts.corpora import WORDNET_GLOSSES, CorpusError, open_corpus
+from compsem.pipeline import add_pipeline_arguments, shard_files, shard_parser, spacy_pipeline
 from compsem.resources.lexicon import ADJECTIVE_CLASSES, load_adjective_lexicon
-from compsem.resources.spacy_pipeline import (
-    DEFAULT_SPACY_MODEL,
-    load_pipeline,
-    pipeline_id,
-)
+from compsem.resources.spacy_pipeline import DEFAULT_SPACY_MODEL, pipeline_id
 from compsem.resources.wordnet import wordnet_version
 from compsem.splits import (
     ItemCodes,
@@ -159,12 +156,14 @@ class PlaneConfig(datasets.BuilderConfig):
         split_index: 1 … 5, which independent seeded resample of a split regime.
         corpus: ``wordnet_glosses`` (default) or a text/JSONL/Parquet file or folder, or a
             ``save_to_disk`` dataset folder.
+        extracted: instead of ``corpus``, the ``shards`` folder of an AN extraction already run
+            (e.g. on Slurm or Ray with ``compsem.extraction.an_extraction_pipeline``).
         text_column: the column or JSON field that holds the text.
         lexicon: an adjective lexicon TSV (adjective, class, note); default the shipped one.
         spacy_model: an installed spaCy pipeline with a parser.
         seed: base seed; each regime and resample derives its own generator from it.
-        max_docs: parse only the first documents of the corpus.
-        n_process: spaCy worker processes.
+        max_docs: parse only the first documents of the corpus (of each task's share).
+        tasks, workers: datatrove tasks for the extraction, and how many run at once.
         test_fraction: share of the row mass whose vocabulary goes to test (GOoD, One-IT).
         validation_fraction: share of the balanced train side held out as validation (GOoD,
             One-IT; same vocabulary as train). In-distribution splits use IN_DISTRIBUTION_SHARES.
@@ -174,13 +173,15 @@ class PlaneConfig(datasets.BuilderConfig):
 
     regime: str = "full"
     split_index: int = 1
-    corpus: str = "wordnet_glosses"
+    corpus: str = WORDNET_GLOSSES
+    extracted: str | None = None
     text_column: str = "text"
     lexicon: str | None = None
     spacy_model: str = DEFAULT_SPACY_MODEL
     seed: int = 42
     max_docs: int | None = None
-    n_process: int = 1
+    tasks: int = 1
+    workers: int = 1
     test_fraction: float = 0.4
     validation_fraction: float = 0.25
     two_shot_triplets_per_class: int = 100
@@ -339,30 +340,54 @@ def _item_columns(table: pa.Table) -> pa.Table:
     )
 
 
-def build_item_pool(config: PlaneConfig) -> pa.Table:
-    """The item pool of ``config``'s inputs. Parsing, the WordNet walk and the pool itself are
-    cached as Parquet keyed by fingerprints of their inputs, so every config reads one cache."""
-    corpus = open_corpus(config.corpus, config.text_column)
-    nlp = load_pipeline(config.spacy_model)
-    pairs_key = fingerprint(
-        "an_pairs",
-        corpus.fingerprint,
-        pipeline_id(nlp),
-        config.max_docs,
-        _PIPELINE_REVISION,
-    )
+def corpus_source(config: PlaneConfig) -> dict:
+    """What the AN pairs are counted from: the corpus (or an extraction's shards), a fingerprint
+    of its content, and the parser."""
+    if config.extracted:
+        if config.corpus != WORDNET_GLOSSES:
+            raise ValueError("Pass either a corpus or an extracted shards folder, not both.")
+        files = check_an_shards(config.extracted)
+        return {
+            "corpus": config.extracted,
+            "extracted": True,
+            "corpus_fingerprint": fingerprint("an_shards", [file_fingerprint(p) for p in files]),
+            "spacy_model": shard_parser(files),
+        }
+    return {
+        "corpus": config.corpus,
+        "extracted": False,
+        "corpus_fingerprint": open_corpus(config.corpus, config.text_column).fingerprint,
+        "spacy_model": pipeline_id(spacy_pipeline(config.spacy_model, DISABLED)),
+    }
 
-    def parse() -> pa.Table:
-        documents = islice(corpus.documents(), config.max_docs)
-        pairs = count_an_pairs(documents, nlp, n_process=config.n_process, total=config.max_docs)
+
+def build_item_pool(config: PlaneConfig) -> pa.Table:
+    """The item pool of ``config``'s inputs. Extraction, counting, the WordNet walk and the pool
+    are cached by fingerprints of their inputs, so every config reads one cache."""
+    source = corpus_source(config)
+    # With --max-docs, which documents are parsed depends on how the corpus is split into tasks.
+    tasks = config.tasks if config.max_docs and not config.extracted else None
+    pairs_key = fingerprint("an_pairs", source, config.max_docs, tasks, _PIPELINE_REVISION)
+
+    def count() -> pa.Table:
+        if config.extracted:
+            files = check_an_shards(config.extracted)
+        else:
+            corpus = open_corpus(config.corpus, config.text_column)
+            files = shard_files(
+                extract_an_pairs(
+                    corpus, config.spacy_model, config.max_docs, config.tasks, config.workers
+                )
+            )
+        pairs = count_an_shards(files)
         if len(pairs) == 0:
             raise CorpusError(
-                f"Corpus {config.corpus!r} yielded no adjective-noun phrases: it is empty or holds "
-                "no English text. Pass a corpus of English sentences."
+                f"Corpus {source['corpus']!r} yielded no adjective-noun phrases: it is empty or "
+                "holds no English text. Pass a corpus of English sentences."
             )
         return pairs
 
-    pairs = cached_table("an_pairs", pairs_key, parse)
+    pairs = cached_table("an_pairs", pairs_key, count)
     hypernym_key = fingerprint("hypernyms", pairs_key, wordnet_version(), MAX_HYPERNYM_DISTANCE)
     hypernyms = cached_table(
         "hypernyms",
@@ -604,15 +629,14 @@ def add_build_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--lexicon", help="adjective lexicon TSV (adjective, class, note); default: the shipped one"
     )
-    parser.add_argument(
-        "--spacy-model",
-        default=PlaneConfig.spacy_model,
-        help="an installed spaCy pipeline with a parser (PLANE used en_core_web_lg)",
+    add_pipeline_arguments(
+        parser,
+        PlaneConfig.spacy_model,
+        "an installed spaCy pipeline with a parser (PLANE used en_core_web_lg)",
     )
     parser.add_argument("--seed", type=int, default=PlaneConfig.seed, help="base random seed")
-    parser.add_argument("--max-docs", type=int, help="parse only the first N documents")
     parser.add_argument(
-        "--n-process", type=int, default=PlaneConfig.n_process, help="spaCy worker processes"
+        "--max-docs", type=int, help="parse only the first N documents (of each task's share)"
     )
     parser.add_argument(
         "--original-release",
@@ -623,10 +647,11 @@ def add_build_arguments(parser: argparse.ArgumentParser) -> None:
 
 def build_kwargs(args: argparse.Namespace) -> dict:
     """PlaneConfig keyword arguments from the parsed ``compsem build plane`` arguments."""
-    names = ("corpus", "text_column", "lexicon", "spacy_model", "seed", "max_docs", "n_process")
-    kwargs = {name: getattr(args, name) for name in names}
-    if args.original_release:
-        kwargs["original_release"] = args.original_release
+    names = ("corpus", "text_column", "lexicon", "spacy_model", "seed", "max_docs")
+    kwargs = {name: getattr(args, name) for name in (*names, "tasks", "workers")}
+    for name in ("extracted", "original_release"):
+        if getattr(args, name):
+            kwargs[name] = getattr(args, name)
     return kwargs
 
 
@@ -646,10 +671,8 @@ def provenance(config: PlaneConfig) -> dict:
     return {
         "version": str(Plane.VERSION),
         "seed": config.seed,
-        "corpus": config.corpus,
-        "corpus_fingerprint": open_corpus(config.corpus, config.text_column).fingerprint,
+        **corpus_source(config),
         "max_docs": config.max_docs,
-        "spacy_model": pipeline_id(load_pipeline(config.spacy_model)),
         "wordnet": wordnet_version(),
         "lexicon": lexicon.source,
         "lexicon_size": len(lexicon),

@@ -4,8 +4,9 @@ A corpus extraction is a datatrove pipeline of three parts, so it runs unchanged
 a cluster:
 
 1. readers that turn input files into ``Document`` objects, sharded by file across tasks
-   (:class:`JsonlLinesReader` for JSONL, datatrove's ``ParquetReader`` and
-   ``HuggingFaceDatasetReader`` for Parquet and ``datasets`` folders);
+   (:func:`corpus_readers`: :class:`TextLinesReader` for text, :class:`JsonlLinesReader` for
+   JSONL, datatrove's ``ParquetReader`` and ``HuggingFaceDatasetReader`` for Parquet and
+   ``datasets`` folders), optionally cut to each task's first documents by :class:`FirstDocuments`;
 2. :class:`SpacyAnnotator`, which loads one spaCy pipeline per worker process, parses the
    documents in batches and stores what a pure ``annotate(doc)`` function returns in each
    document's metadata;
@@ -23,14 +24,19 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable, Sequence
+from itertools import islice
 from pathlib import Path
 
+import pyarrow as pa
+import pyarrow.parquet as pq
 from datatrove.executor import LocalPipelineExecutor
 from datatrove.pipeline.base import PipelineStep
+from datatrove.pipeline.readers import HuggingFaceDatasetReader, ParquetReader
 from datatrove.pipeline.readers.base import BaseDiskReader
 from datatrove.pipeline.writers import ParquetWriter
 from datatrove.utils.logging import logger
 
+from compsem.fingerprint import cache_root
 from compsem.loading_scripts.corpora import CorpusError
 from compsem.resources.spacy_pipeline import DEFAULT_SPACY_MODEL, load_pipeline
 
@@ -78,6 +84,94 @@ class JsonlLinesReader(BaseDiskReader):
                     document = self.get_document_from_dict(record, filepath, index)
                 if document:
                     yield document
+
+
+class TextLinesReader(BaseDiskReader):
+    """datatrove's disk reader for plain text: one document per non-empty line, stripped."""
+
+    name = "📄 Text lines"
+
+    def read_file(self, filepath: str):
+        with self.data_folder.open(filepath, "rt", compression="infer", encoding="utf-8") as handle:
+            for index, line in enumerate(handle):
+                text = line.strip()
+                if not text:
+                    continue
+                with self.track_time():
+                    document = self.get_document_from_dict({self.text_key: text}, filepath, index)
+                if document:
+                    yield document
+
+
+# File readers by name ending; the paths files they shard by are named after the first ending.
+FILE_READERS = (
+    ((".txt",), TextLinesReader),
+    ((".jsonl", ".jsonl.gz"), JsonlLinesReader),
+    ((".parquet",), ParquetReader),
+)
+
+
+def corpus_readers(
+    root: Path,
+    files: Sequence[Path],
+    work: Path,
+    adapter: Callable,
+    saved_dataset: bool = False,
+    text_key: str = "text",
+) -> list:
+    """datatrove readers for a corpus: ``files`` under ``root``, one reader per format that
+    shards its files across tasks, or one reader for a ``save_to_disk`` folder at ``root``.
+
+    The readers' path lists are written under ``work``, which every task must be able to reach.
+    """
+    if saved_dataset:
+        return [
+            HuggingFaceDatasetReader(
+                str(root),
+                load_from_disk=True,
+                adapter=adapter,
+                text_key=text_key,
+                doc_progress=True,
+            )
+        ]
+    readers = []
+    for endings, reader in FILE_READERS:
+        paths = [str(path.relative_to(root)) for path in files if path.name.endswith(endings)]
+        if paths:
+            paths_file = Path(work) / f"inputs-{endings[0].lstrip('.')}.txt"
+            paths_file.write_text("\n".join(paths) + "\n")
+            readers.append(
+                reader(
+                    str(root),
+                    paths_file=str(paths_file),
+                    adapter=adapter,
+                    text_key=text_key,
+                    doc_progress=True,
+                )
+            )
+    return readers
+
+
+def record_location(reader, path: str, id_in_file) -> str:
+    """Where a reader found a record, for error messages: the file, then its line or row."""
+    folder = getattr(reader, "data_folder", None)  # disk readers name files relative to it
+    source = folder.resolve_paths(path) if folder is not None else path
+    line_based = isinstance(id_in_file, int) and not str(path).endswith(".parquet")
+    return f"{source}, {'line' if line_based else 'row'} {id_in_file + 1 if line_based else id_in_file}"
+
+
+class FirstDocuments(PipelineStep):
+    """Pass on only the first ``limit`` documents of each task (a quick look at a corpus)."""
+
+    name = "✂️ First documents"
+    type = "✂️ - LIMIT"
+
+    def __init__(self, limit: int):
+        super().__init__()
+        self.limit = limit
+
+    def run(self, data, rank: int = 0, world_size: int = 1):
+        yield from islice(data, self.limit)
 
 
 class SpacyAnnotator(PipelineStep):
@@ -179,6 +273,73 @@ def run_locally(
         )
 
 
+def add_pipeline_arguments(parser, spacy_model: str, spacy_help: str) -> None:
+    """The command-line inputs of a builder that extracts on this runner."""
+    parser.add_argument(
+        "--extracted",
+        metavar="DIR",
+        help="instead of --corpus, the shards folder of an extraction run elsewhere (datatrove "
+        "on Slurm or Ray)",
+    )
+    parser.add_argument("--spacy-model", default=spacy_model, help=spacy_help)
+    parser.add_argument(
+        "--tasks", type=int, default=1, help="datatrove tasks (the corpus is sharded by file)"
+    )
+    parser.add_argument("--workers", type=int, default=1, help="datatrove tasks run at once")
+
+
+def run_in_cache(
+    step: str, key: str, make_steps: Callable[[Path], list], tasks: int = 1, workers: int = 1
+) -> Path:
+    """Run (or resume, or reuse) the pipeline ``make_steps(work)`` in the work folder
+    ``<cache>/<step>/<key>``; returns the folder of its shards, ``work/shards``."""
+    work = cache_root() / step / key
+    run_locally(make_steps(work), work / "logs", tasks=tasks, workers=workers)
+    return work / "shards"
+
+
 def shard_files(folder: str | Path) -> list[Path]:
     """The Parquet shards a pipeline wrote, in a fixed order."""
     return sorted(Path(folder).rglob(SHARD_PATTERN))
+
+
+def unfinished_tasks(folder: Path) -> str | None:
+    """Which tasks of the datatrove run that wrote the shards ``folder`` are not complete, if it
+    left its logs beside it (``<work>/logs``, as :func:`run_in_cache` lays out)."""
+    logs = Path(folder).parent / "logs"
+    if not (logs / "executor.json").is_file():
+        return None
+    world_size = json.loads((logs / "executor.json").read_text()).get("world_size")
+    done = {p.name for p in (logs / "completions").glob("*")} if world_size else set()
+    missing = [rank for rank in range(world_size or 0) if f"{rank:05d}" not in done]
+    return f"{len(missing)} of {world_size} tasks (ranks {missing[:10]})" if missing else None
+
+
+def shard_parser(files: Sequence[Path]) -> str:
+    """The spaCy pipeline that wrote a run's shards, from their schema metadata."""
+    metadata = pq.read_schema(files[0]).metadata or {}
+    return metadata.get(b"compsem.parser", b"unknown").decode()
+
+
+def check_shards(
+    folder: str | Path, schema: pa.Schema, error: type[Exception], producer: str, empty: str
+) -> list[Path]:
+    """The shards of a finished run of ``producer`` in ``folder``, checked against ``schema``;
+    otherwise ``error`` says what is wrong (``empty``: what to do when they hold no rows)."""
+    unfinished = unfinished_tasks(Path(folder))
+    if unfinished:
+        raise error(
+            f"The extraction that wrote {folder} is not finished: {unfinished} did not "
+            "complete. Run its executor again to resume them, then build."
+        )
+    files = shard_files(folder)
+    for path in files:
+        found = pq.read_schema(path)
+        if not schema.remove_metadata().equals(found.remove_metadata()):
+            raise error(
+                f"{path} is not a shard of {producer} (columns {found.names}); pass the "
+                f"`shards` folder that {producer} writes."
+            )
+    if sum(pq.ParquetFile(path).metadata.num_rows for path in files) == 0:
+        raise error(f"{empty} (the extraction in {folder} holds no rows).")
+    return files

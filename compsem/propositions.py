@@ -18,7 +18,6 @@ An argument pair is unordered: "A visits B" and "B hosts A" are about the same p
 from __future__ import annotations
 
 import datetime as dt
-import json
 import math
 import os
 import shutil
@@ -35,13 +34,8 @@ from tqdm.auto import tqdm
 
 from compsem.fingerprint import cache_root, fingerprint
 from compsem.loading_scripts.booqa_corpus import NewsCorpus, NewsCorpusError, news_readers
-from compsem.pipeline import (
-    SpacyAnnotator,
-    parquet_shards,
-    run_locally,
-    shard_files,
-    spacy_pipeline,
-)
+from compsem.pipeline import SpacyAnnotator, parquet_shards, run_in_cache, spacy_pipeline
+from compsem.pipeline import check_shards as pipeline_shards
 from compsem.predicate_hyponyms import hyponym_replacements
 from compsem.relations import TRIPLE_TYPE, relation_triples
 from compsem.resources.spacy_pipeline import DEFAULT_SPACY_MODEL, pipeline_id
@@ -101,52 +95,25 @@ def extract_triples(
     """Run (or resume, or reuse) the extraction locally; returns the folder of Parquet shards."""
     parser = pipeline_id(spacy_pipeline(spacy_model))
     key = fingerprint("booqa_triples", corpus.fingerprint, parser, tasks, EXTRACTION_REVISION)
-    work = cache_root() / "booqa_extraction" / key
-    steps = extraction_pipeline(corpus, work, spacy_model)
-    run_locally(steps, work / "logs", tasks=tasks, workers=workers)
-    return work / "shards"
+    return run_in_cache(
+        "booqa_extraction",
+        key,
+        lambda work: extraction_pipeline(corpus, work, spacy_model),
+        tasks=tasks,
+        workers=workers,
+    )
 
 
-def _unfinished_tasks(folder: Path) -> str | None:
-    """Which tasks of the datatrove run that wrote ``folder`` are not complete, if it left its
-    logs beside it (``<work>/logs``, as :func:`extraction_pipeline` lays out)."""
-    logs = Path(folder).parent / "logs"
-    if not (logs / "executor.json").is_file():
-        return None
-    world_size = json.loads((logs / "executor.json").read_text()).get("world_size")
-    done = {p.name for p in (logs / "completions").glob("*")} if world_size else set()
-    missing = [rank for rank in range(world_size or 0) if f"{rank:05d}" not in done]
-    return f"{len(missing)} of {world_size} tasks (ranks {missing[:10]})" if missing else None
-
-
-def check_shards(folder: Path) -> list[Path]:
+def check_shards(folder: str | Path) -> list[Path]:
     """The shards of a complete extraction, checked to hold articles in ARTICLE_SCHEMA."""
-    unfinished = _unfinished_tasks(folder)
-    if unfinished:
-        raise NewsCorpusError(
-            f"The extraction that wrote {folder} is not finished: {unfinished} did not "
-            "complete. Run its executor again to resume them, then build."
-        )
-    files = shard_files(folder)
-    if not files:
-        raise NewsCorpusError(
-            f"The corpus holds no articles with text: the extraction wrote no shards to {folder}. "
-            "Give a corpus of dated articles (id, date, text), or the shards folder of an "
-            "extraction that has run."
-        )
-    for path in files:
-        schema = pq.read_schema(path)
-        if not ARTICLE_SCHEMA.remove_metadata().equals(schema.remove_metadata()):
-            raise NewsCorpusError(
-                f"{path} is not a BoOQA extraction shard (columns {schema.names}); pass the "
-                "`shards` folder written by compsem's BoOQA extraction pipeline."
-            )
-    if sum(pq.ParquetFile(path).metadata.num_rows for path in files) == 0:
-        raise NewsCorpusError(
-            f"The corpus holds no articles with text (the extraction in {folder} is empty); "
-            "give a corpus with dated articles (id, date, text)."
-        )
-    return files
+    return pipeline_shards(
+        folder,
+        ARTICLE_SCHEMA,
+        NewsCorpusError,
+        producer="compsem's BoOQA extraction pipeline",
+        empty="The corpus holds no articles with text; give a corpus of dated articles (id, "
+        "date, text), or the shards folder of an extraction that has run",
+    )
 
 
 def _days(dates: pa.Array) -> np.ndarray:

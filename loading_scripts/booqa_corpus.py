@@ -19,7 +19,7 @@ from importlib import resources
 from pathlib import Path
 
 from compsem.fingerprint import file_fingerprint, fingerprint
-from compsem.loading_scripts.corpora import CorpusError
+from compsem.loading_scripts.corpora import CorpusError, is_saved_dataset
 
 DEMO = "demo"
 DEMO_FILE = "booqa_demo_news.jsonl"
@@ -56,16 +56,12 @@ class NewsCorpus:
     def fingerprint(self) -> str:
         return fingerprint("news", [file_fingerprint(path) for path in self.files])
 
-    def files_with_suffix(self, *suffixes: str) -> list[str]:
-        """Paths relative to ``root`` of the files with one of ``suffixes``."""
-        return [str(p.relative_to(self.root)) for p in self.files if _suffix(p) in suffixes]
-
 
 def open_news_corpus(spec: str | Path) -> NewsCorpus:
     """Resolve ``demo``, a file, a folder of files or a saved dataset; errors say what to pass."""
     spec = str(spec)
     path = demo_corpus_path() if spec == DEMO else Path(spec)
-    if path.is_dir() and (path / "dataset_info.json").is_file() and (path / "state.json").is_file():
+    if is_saved_dataset(path):
         return NewsCorpus(spec, path, tuple(sorted(path.glob("*.arrow"))), saved_dataset=True)
     if path.is_dir():
         files = tuple(sorted(p for p in path.rglob("*") if p.is_file() and _suffix(p)))
@@ -108,13 +104,9 @@ def _datetime(text: str) -> dt.date:
 
 def article_adapter(self, data: dict, path: str, id_in_file) -> dict:
     """datatrove adapter: a dated article as a Document (text, id, metadata ``date``)."""
-    if isinstance(id_in_file, int) and not str(path).endswith(".parquet"):
-        where_in_file = f"line {id_in_file + 1}"
-    else:
-        where_in_file = f"row {id_in_file}"
-    folder = getattr(self, "data_folder", None)  # disk readers name files relative to it
-    source = folder.resolve_paths(path) if folder is not None else path
-    where = f"Article {data.get(self.id_key)!r} ({source}, {where_in_file})"
+    from compsem.pipeline import record_location
+
+    where = f"Article {data.get(self.id_key)!r} ({record_location(self, path, id_in_file)})"
     if "text" not in data and self.text_key not in data:
         raise NewsCorpusError(f"{where} has no {self.text_key!r} field; give each article a text.")
     date = parse_date(data.get("date"), where)
@@ -128,31 +120,6 @@ def article_adapter(self, data: dict, path: str, id_in_file) -> dict:
 
 def news_readers(corpus: NewsCorpus, work: Path) -> list:
     """datatrove readers for the corpus, sharded by file; path lists are written under ``work``."""
-    from datatrove.pipeline.readers import HuggingFaceDatasetReader, ParquetReader
+    from compsem.pipeline import corpus_readers
 
-    from compsem.pipeline import JsonlLinesReader
-
-    if corpus.saved_dataset:
-        return [
-            HuggingFaceDatasetReader(
-                str(corpus.root), load_from_disk=True, adapter=article_adapter, doc_progress=True
-            )
-        ]
-    readers = []
-    for kind, suffixes, reader in (
-        ("jsonl", (".jsonl", ".jsonl.gz"), JsonlLinesReader),
-        ("parquet", (".parquet",), ParquetReader),
-    ):
-        paths = corpus.files_with_suffix(*suffixes)
-        if paths:
-            paths_file = work / f"inputs-{kind}.txt"
-            paths_file.write_text("\n".join(paths) + "\n")
-            readers.append(
-                reader(
-                    str(corpus.root),
-                    paths_file=str(paths_file),
-                    adapter=article_adapter,
-                    doc_progress=True,
-                )
-            )
-    return readers
+    return corpus_readers(corpus.root, corpus.files, work, article_adapter, corpus.saved_dataset)

@@ -1,28 +1,37 @@
-"""Corpus readers: each yields documents (strings) in a fixed order, with a content fingerprint.
+"""Text corpora for corpus extraction: a spec resolved to files, read by datatrove readers.
 
 A corpus is named by a spec:
 
 - ``wordnet_glosses``: WordNet 3.0's definitions and example sentences (the embedded default:
-  real English text that is always available offline);
+  real English text that is always available offline), written once to Parquet parts in the
+  cache so that datatrove tasks can share them out by file;
 - a ``.txt`` file (one document per non-empty line);
 - a ``.jsonl`` file (one JSON object per line, text in ``text_column``);
 - a ``.parquet`` file (text in ``text_column``);
-- a folder of such files (read in sorted order);
+- a folder of such files (read format by format, each in sorted order; datatrove tasks share out
+  each format's files separately, so a corpus meant for many tasks is best one format);
 - a folder written by ``datasets.Dataset.save_to_disk`` (text in ``text_column``).
+
+:meth:`Corpus.readers` gives the datatrove readers of a pipeline; :meth:`Corpus.documents` reads
+the same texts in this process.
 """
 
 from __future__ import annotations
 
-import json
+import os
+import shutil
+import tempfile
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
+import pyarrow as pa
 import pyarrow.parquet as pq
 
-from compsem.fingerprint import file_fingerprint, fingerprint
+from compsem.fingerprint import cache_root, file_fingerprint, fingerprint
 
 WORDNET_GLOSSES = "wordnet_glosses"
+GLOSS_PARTS = 16
 _SUFFIXES = (".txt", ".jsonl", ".parquet")
 
 
@@ -32,48 +41,85 @@ class CorpusError(ValueError):
 
 @dataclass(frozen=True)
 class Corpus:
+    """A resolved corpus spec: its files (or saved dataset) and a content fingerprint."""
+
     spec: str
-    kind: str  # "wordnet_glosses" | "files" | "saved_dataset"
+    root: Path | None = None  # None for wordnet_glosses, whose files are written on first use
     files: tuple[Path, ...] = field(default=(), repr=False)
     text_column: str = "text"
+    saved_dataset: bool = False
 
     @property
     def fingerprint(self) -> str:
-        if self.kind == WORDNET_GLOSSES:
+        if self.spec == WORDNET_GLOSSES:
             from compsem.resources.wordnet import wordnet_version
 
             return fingerprint(WORDNET_GLOSSES, wordnet_version())
         return fingerprint(self.text_column, [file_fingerprint(path) for path in self.files])
 
+    def readers(self, work: Path) -> list:
+        """datatrove readers of the corpus, sharding its files across tasks; their path lists
+        are written under ``work``."""
+        from compsem.pipeline import corpus_readers
+
+        root, files = (self.root, self.files)
+        if self.spec == WORDNET_GLOSSES:
+            root = gloss_folder(self.fingerprint)
+            files = tuple(sorted(root.glob("*.parquet")))
+        return corpus_readers(
+            root, files, work, text_adapter, self.saved_dataset, text_key=self.text_column
+        )
+
     def documents(self) -> Iterator[str]:
-        if self.kind == WORDNET_GLOSSES:
-            yield from wordnet_glosses()
-        elif self.kind == "saved_dataset":
-            yield from _saved_dataset_texts(Path(self.spec), self.text_column)
-        else:
-            for path in self.files:
-                yield from _READERS[path.suffix](path, self.text_column)
+        """The corpus's texts, in reading order, through the same readers as a pipeline."""
+        with tempfile.TemporaryDirectory(prefix="compsem-corpus-") as work:
+            data = None
+            for reader in self.readers(Path(work)):
+                data = reader.run(data)
+            for document in data or ():
+                yield document.text
 
 
 def open_corpus(spec: str | Path, text_column: str = "text") -> Corpus:
     """Resolve a corpus spec; raises :class:`CorpusError` for anything unreadable."""
     spec = str(spec)
     if spec == WORDNET_GLOSSES:
-        return Corpus(spec, WORDNET_GLOSSES)
+        return Corpus(spec)
     path = Path(spec)
-    if _is_saved_dataset(path):
-        return Corpus(spec, "saved_dataset", tuple(sorted(path.glob("*.arrow"))), text_column)
+    if is_saved_dataset(path):
+        return Corpus(spec, path, tuple(sorted(path.glob("*.arrow"))), text_column, True)
     if path.is_dir():
         files = tuple(sorted(p for p in path.rglob("*") if p.suffix in _SUFFIXES))
         if not files:
             raise CorpusError(f"Folder {path} holds no {', '.join(_SUFFIXES)} files.")
-        return Corpus(spec, "files", files, text_column)
+        return Corpus(spec, path, files, text_column)
     if path.is_file() and path.suffix in _SUFFIXES:
-        return Corpus(spec, "files", (path,), text_column)
+        return Corpus(spec, path.parent, (path,), text_column)
     raise CorpusError(
         f"Cannot read corpus {spec!r}: give {WORDNET_GLOSSES!r}, a {'/'.join(_SUFFIXES)} file, a "
         "folder of them, or a folder saved with datasets' save_to_disk."
     )
+
+
+def is_saved_dataset(path: Path) -> bool:
+    """Whether ``path`` is a folder written by ``datasets.Dataset.save_to_disk``."""
+    return (
+        path.is_dir() and (path / "dataset_info.json").is_file() and (path / "state.json").is_file()
+    )
+
+
+def text_adapter(self, data: dict, path: str, id_in_file) -> dict:
+    """datatrove adapter: a record's text (field ``text_key``) as a Document; a record without
+    that field is an error, not a skipped document."""
+    from compsem.pipeline import record_location
+
+    text = data.get(self.text_key)
+    if self.text_key not in data or not isinstance(text, str | None):
+        raise CorpusError(
+            f"{record_location(self, path, id_in_file)}: no text field {self.text_key!r} (fields: "
+            f"{sorted(data)}); pass --text-column to name the field that holds the text."
+        )
+    return {"text": text or "", "id": f"{path}/{id_in_file}"}
 
 
 def wordnet_glosses() -> Iterator[str]:
@@ -85,61 +131,24 @@ def wordnet_glosses() -> Iterator[str]:
         yield from synset.examples()
 
 
-def _text_lines(path: Path, text_column: str) -> Iterator[str]:
-    with open(path, encoding="utf-8") as handle:
-        for line in handle:
-            if line.strip():
-                yield line.strip()
-
-
-def _jsonl_texts(path: Path, text_column: str) -> Iterator[str]:
-    with open(path, encoding="utf-8") as handle:
-        for number, line in enumerate(handle, start=1):
-            if not line.strip():
-                continue
-            try:
-                record = json.loads(line)
-            except json.JSONDecodeError as error:
-                raise CorpusError(
-                    f"{path}, line {number}: not valid JSON ({error.msg}); "
-                    "write one JSON object per line."
-                ) from None
-            if not isinstance(record, dict) or not isinstance(record.get(text_column), str):
-                raise CorpusError(
-                    f"{path}, line {number}: no string field {text_column!r}; "
-                    "pass --text-column to name the field that holds the text."
-                )
-            yield record[text_column]
-
-
-def _parquet_texts(path: Path, text_column: str) -> Iterator[str]:
-    parquet = pq.ParquetFile(path)
-    if text_column not in parquet.schema_arrow.names:
-        raise CorpusError(
-            f"{path} has no column {text_column!r} (columns: {parquet.schema_arrow.names}); "
-            "pass --text-column."
-        )
-    for batch in parquet.iter_batches(columns=[text_column], batch_size=10_000):
-        yield from (text for text in batch.column(0).to_pylist() if text)
-
-
-def _is_saved_dataset(path: Path) -> bool:
-    return (
-        path.is_dir() and (path / "dataset_info.json").is_file() and (path / "state.json").is_file()
-    )
-
-
-def _saved_dataset_texts(path: Path, text_column: str) -> Iterator[str]:
-    from datasets import load_from_disk
-
-    dataset = load_from_disk(str(path))
-    if text_column not in dataset.column_names:
-        raise CorpusError(
-            f"Dataset {path} has no column {text_column!r} (columns: {dataset.column_names}); "
-            "pass --text-column."
-        )
-    for batch in dataset.select_columns([text_column]).iter(batch_size=10_000):
-        yield from (text for text in batch[text_column] if text)
-
-
-_READERS = {".txt": _text_lines, ".jsonl": _jsonl_texts, ".parquet": _parquet_texts}
+def gloss_folder(key: str) -> Path:
+    """WordNet's glosses as GLOSS_PARTS contiguous Parquet parts (``text``), written once per
+    WordNet version under the cache and moved into place whole."""
+    folder = cache_root() / WORDNET_GLOSSES / key
+    if folder.is_dir():
+        return folder
+    folder.parent.mkdir(parents=True, exist_ok=True)
+    partial = Path(tempfile.mkdtemp(prefix=f"{key}.", suffix=".partial", dir=folder.parent))
+    try:
+        texts = list(wordnet_glosses())
+        size = -(-len(texts) // GLOSS_PARTS)
+        for part in range(GLOSS_PARTS):
+            chunk = texts[part * size : (part + 1) * size]
+            pq.write_table(pa.table({"text": chunk}), partial / f"part-{part:02d}.parquet")
+        os.replace(partial, folder)
+    except OSError:
+        if not folder.is_dir():  # another process may have moved its copy in first
+            raise
+    finally:
+        shutil.rmtree(partial, ignore_errors=True)
+    return folder

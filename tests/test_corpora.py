@@ -48,11 +48,14 @@ def test_malformed_jsonl_line_is_named(tmp_path):
         list(open_corpus(path).documents())
 
 
-def test_missing_text_column_suggests_the_flag(tmp_path):
-    path = tmp_path / "c.parquet"
-    pq.write_table(pa.table({"body": TEXTS}), path)
-    with pytest.raises(CorpusError, match="no column 'text'.*--text-column"):
-        list(open_corpus(path).documents())
+def test_missing_text_field_names_the_record_and_suggests_the_flag(tmp_path):
+    pq.write_table(pa.table({"body": TEXTS}), tmp_path / "c.parquet")
+    (tmp_path / "d.jsonl").write_text('{"text": "fine"}\n{"body": "elsewhere"}\n')
+    for name, where in (("c.parquet", "row 0"), ("d.jsonl", "line 2")):
+        with pytest.raises(
+            CorpusError, match=rf"{name}, {where}: no text field 'text'.*--text-column"
+        ):
+            list(open_corpus(tmp_path / name).documents())
 
 
 def test_unreadable_spec_lists_what_is_accepted(tmp_path):
