@@ -40,3 +40,15 @@ def read_config(folder: Path, config: str) -> dict:
     for path in sorted((folder / config).glob("*.parquet")):
         splits.setdefault(path.name.split("-")[0], []).append(pq.read_table(path))
     return {split: pa.concat_tables(tables).to_pandas() for split, tables in splits.items()}
+
+
+@pytest.fixture(scope="module")
+def one_thread():
+    """Tiny models and batches gain nothing from intra-op threads, and on a small shared machine
+    OpenMP's spinning threads make each step many times slower; restored afterwards."""
+    import torch
+
+    threads = torch.get_num_threads()
+    torch.set_num_threads(1)
+    yield
+    torch.set_num_threads(threads)

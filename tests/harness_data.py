@@ -9,12 +9,14 @@ the schema, and a balanced GOoD split needs the whole gloss corpus (minutes).
 
 from __future__ import annotations
 
+import argparse
 from pathlib import Path
 
 import datasets
 import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
+import torch
 from datasets.info import DatasetInfosDict
 from datasets.utils.metadata import MetadataConfigs
 from huggingface_hub import DatasetCard, DatasetCardData
@@ -23,6 +25,8 @@ from compsem.builders import plane
 from compsem.builders.booqa import EN_FEATURES
 from compsem.export import write_parquet_shards
 from compsem.extraction import an_pair_table
+from compsem.harness.cli import add_commands
+from compsem.harness.commands import default_model
 from compsem.hypernyms import hypernym_table
 
 ADJECTIVES = {
@@ -160,3 +164,29 @@ def tiny_booqa_export(out: Path) -> Path:
     ]
     test = datasets.Dataset.from_list(rows, features=EN_FEATURES)
     return write_export(out, {"en": {"dev": test, "test": test}})
+
+
+def minilm_with_head(folder: Path, labels: list[str]) -> Path:
+    """The offline MiniLM with a fresh classification head over ``labels``, saved to ``folder``
+    (as off-the-shelf NLI or plausibility models name their labels; the head is random)."""
+    from transformers import AutoModelForSequenceClassification, AutoTokenizer
+
+    torch.manual_seed(0)
+    model = AutoModelForSequenceClassification.from_pretrained(
+        default_model(), num_labels=len(labels), id2label=dict(enumerate(labels))
+    )
+    model.save_pretrained(folder)
+    AutoTokenizer.from_pretrained(default_model()).save_pretrained(folder)
+    return folder
+
+
+def compsem(command_line: str, *paths, **options) -> int:
+    """Parse and run a harness command as ``compsem`` does: the words of ``command_line``, then
+    the paths, then ``--name value`` for each option (``model_x`` → ``--model-x``)."""
+    argv = [*command_line.split(), *map(str, paths)]
+    for name, value in options.items():
+        argv += [f"--{name.replace('_', '-')}", str(value)]
+    parser = argparse.ArgumentParser(prog="compsem")
+    add_commands(parser.add_subparsers(dest="command", required=True))
+    args = parser.parse_args(argv)
+    return args.handler(args)

@@ -6,30 +6,19 @@ head saved under MNLI's label names (random head: the tests check the mapping an
 not accuracy), and prompting loads MiniLM with a fresh masked-LM head.
 """
 
-import argparse
 import json
 
 import numpy as np
 import pytest
 import torch
 
-from compsem.harness.cli import add_commands, demo_baseline
+from compsem.harness.cli import demo_baseline
 from compsem.harness.commands import default_model
 from compsem.harness.results import read_results
-from tests.harness_data import tiny_booqa_export, tiny_plane_export
+from tests.harness_data import compsem, minilm_with_head, tiny_booqa_export, tiny_plane_export
 
-pytestmark = pytest.mark.slow
+pytestmark = [pytest.mark.slow, pytest.mark.usefixtures("one_thread")]
 TINY = "--device cpu --max-train-examples 16 --max-eval-examples 32"
-
-
-@pytest.fixture(scope="module", autouse=True)
-def one_thread():
-    """Tiny models and batches gain nothing from intra-op threads, and on a small shared machine
-    OpenMP's spinning threads make each step many times slower; restored afterwards."""
-    threads = torch.get_num_threads()
-    torch.set_num_threads(1)
-    yield
-    torch.set_num_threads(threads)
 
 
 @pytest.fixture(scope="module")
@@ -45,28 +34,8 @@ def booqa(tmp_path_factory):
 @pytest.fixture(scope="module")
 def nli_model(tmp_path_factory):
     """MiniLM with a 3-way head under MNLI's label names (as roberta-large-mnli has them)."""
-    from transformers import AutoModelForSequenceClassification, AutoTokenizer
-
-    folder = tmp_path_factory.mktemp("models") / "minilm-nli"
-    torch.manual_seed(0)
-    model = AutoModelForSequenceClassification.from_pretrained(
-        default_model(), num_labels=3, id2label={0: "CONTRADICTION", 1: "NEUTRAL", 2: "ENTAILMENT"}
-    )
-    model.save_pretrained(folder)
-    AutoTokenizer.from_pretrained(default_model()).save_pretrained(folder)
-    return folder
-
-
-def compsem(command_line: str, *paths, **options) -> int:
-    """Parse and run a harness command as ``compsem`` does: the words of ``command_line``, then
-    the paths, then ``--name value`` for each option (``model_x`` → ``--model-x``)."""
-    argv = [*command_line.split(), *map(str, paths)]
-    for name, value in options.items():
-        argv += [f"--{name.replace('_', '-')}", str(value)]
-    parser = argparse.ArgumentParser(prog="compsem")
-    add_commands(parser.add_subparsers(dest="command", required=True))
-    args = parser.parse_args(argv)
-    return args.handler(args)
+    labels = ["CONTRADICTION", "NEUTRAL", "ENTAILMENT"]
+    return minilm_with_head(tmp_path_factory.mktemp("models") / "minilm-nli", labels)
 
 
 @pytest.fixture(scope="module")

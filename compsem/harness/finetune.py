@@ -5,8 +5,11 @@ from __future__ import annotations
 
 import tempfile
 from collections.abc import Sequence
+from dataclasses import dataclass
+from functools import cached_property
 from pathlib import Path
 
+import datasets
 import transformers
 
 from compsem.harness import report
@@ -18,8 +21,8 @@ from compsem.harness.common import (
     train_one,
     train_settings,
 )
-from compsem.harness.data import load_benchmark
-from compsem.harness.device import resolve
+from compsem.harness.data import Benchmark, load_benchmark
+from compsem.harness.device import Placement, resolve
 from compsem.harness.encode import encode
 from compsem.harness.results import make_result, write_result
 from compsem.harness.training import (
@@ -30,71 +33,128 @@ from compsem.harness.training import (
 )
 
 
+@dataclass
+class FineTuning:
+    """What ``train`` and ``curve`` share: the model, where it runs, the benchmark config, the
+    training settings and the evaluation split. The tokenizer is loaded when first needed, so
+    requests are checked before any weights are read."""
+
+    model: str
+    placement: Placement
+    bench: Benchmark
+    settings: TrainSettings
+    test: datasets.Dataset
+    eval_split: str
+    progress: bool = True
+
+    @classmethod
+    def prepare(
+        cls,
+        dataset: str,
+        config: str,
+        model: str | None = None,
+        revision: str | None = None,
+        preset: str = "auto",
+        input_form: str | None = None,
+        eval_split: str = "test",
+        max_eval_examples: int | None = None,
+        epochs: float | None = None,
+        batch_size: int | None = None,
+        learning_rate: float | None = None,
+        max_length: int | None = None,
+        device: str = "auto",
+        precision: str = "auto",
+        progress: bool = True,
+    ) -> FineTuning:
+        """Load ``config`` of ``dataset`` (a Hub id or an export folder) and resolve the
+        settings: the preset's, where ``epochs``, ``batch_size``, ``learning_rate`` and
+        ``max_length`` are None; ``model`` defaults to the offline MiniLM."""
+        model = model or default_model()
+        placement = resolve(device, precision)
+        bench = load_benchmark(dataset, config, revision, preset, input_form)
+        test = cap(bench.split(eval_split), max_eval_examples, "--max-eval-examples")
+        settings = train_settings(
+            bench,
+            epochs=epochs,
+            batch_size=batch_size,
+            learning_rate=learning_rate,
+            max_length=max_length,
+        )
+        return cls(model, placement, bench, settings, test, eval_split, progress)
+
+    @cached_property
+    def tokenizer(self):
+        return load_tokenizer(self.model)
+
+    @cached_property
+    def encoded_test(self) -> datasets.Dataset:
+        return self.encode(self.test)
+
+    def encode(self, split: datasets.Dataset) -> datasets.Dataset:
+        return encode(split, self.tokenizer, self.bench.schema.inputs, self.settings.max_length)
+
+    def train(self, start: str, encoded, seed: int, settings: TrainSettings | None = None):
+        """Fine-tune from ``start`` (a model name or folder); the classifier and its timing."""
+        return train_one(
+            start,
+            self.tokenizer,
+            encoded,
+            settings or self.settings,
+            seed,
+            self.placement,
+            self.progress,
+        )
+
+    def evaluate(self, classifier) -> tuple[dict, dict]:
+        """Scores on the evaluation split, and the evaluation's timing."""
+        return evaluate_classifier(
+            classifier,
+            self.tokenizer,
+            self.encoded_test,
+            self.test,
+            self.bench,
+            self.settings,
+            self.placement,
+        )
+
+    def result(self, command: str, seed: int | None, settings: dict, scores: dict, timing=None):
+        """A result record of this run (schema in ``compsem.harness.results``)."""
+        settings = {
+            **settings,
+            "inputs": list(self.bench.schema.inputs),
+            "eval_examples": len(self.test),
+            "preset_note": self.bench.preset.note,
+        }
+        provenance = self.bench.provenance(self.eval_split)
+        return make_result(
+            command, self.model, provenance, seed, settings, scores, self.placement, timing
+        )
+
+
 def run_train(
     dataset: str,
     config: str,
     out: Path,
-    model: str | None = None,
     seeds: Sequence[int] = (1,),
-    revision: str | None = None,
-    preset: str = "auto",
-    input_form: str | None = None,
-    eval_split: str = "test",
     max_train_examples: int | None = None,
-    max_eval_examples: int | None = None,
-    epochs: float | None = None,
-    batch_size: int | None = None,
-    learning_rate: float | None = None,
-    max_length: int | None = None,
-    device: str = "auto",
-    precision: str = "auto",
     save_model: bool = False,
-    progress: bool = True,
+    **options,
 ) -> list[dict]:
-    """Fine-tune ``model`` on the config's train split once per seed; evaluate on ``eval_split``."""
-    model = model or default_model()
-    placement = resolve(device, precision)
-    bench = load_benchmark(dataset, config, revision, preset, input_form)
-    settings = train_settings(
-        bench,
-        epochs=epochs,
-        batch_size=batch_size,
-        learning_rate=learning_rate,
-        max_length=max_length,
-    )
-    train = cap(bench.train_split(), max_train_examples, "--max-train-examples")
-    test = cap(bench.split(eval_split), max_eval_examples, "--max-eval-examples")
-    tokenizer = load_tokenizer(model)
-    encoded_train = encode(train, tokenizer, bench.schema.inputs, settings.max_length)
-    encoded_test = encode(test, tokenizer, bench.schema.inputs, settings.max_length)
+    """Fine-tune on the config's train split once per seed and evaluate; ``options`` are
+    :meth:`FineTuning.prepare`'s (model, eval_split, epochs, device …)."""
+    run = FineTuning.prepare(dataset, config, **options)
+    train = cap(run.bench.train_split(), max_train_examples, "--max-train-examples")
+    encoded_train = run.encode(train)
     results = []
     for seed in seeds:
-        classifier, stats = train_one(
-            model, tokenizer, encoded_train, settings, seed, placement, progress
-        )
-        scores, eval_stats = evaluate_classifier(
-            classifier, tokenizer, encoded_test, test, bench, settings, placement
-        )
-        result = make_result(
-            "train",
-            model,
-            bench.provenance(eval_split),
-            seed,
-            {
-                **settings.as_dict(),
-                "inputs": list(bench.schema.inputs),
-                "train_examples": len(train),
-                "eval_examples": len(test),
-                "preset_note": bench.preset.note,
-            },
-            scores,
-            placement,
-            {**stats, **eval_stats},
-        )
+        classifier, stats = run.train(run.model, encoded_train, seed)
+        scores, eval_stats = run.evaluate(classifier)
+        settings = {**run.settings.as_dict(), "train_examples": len(train)}
+        result = run.result("train", seed, settings, scores, {**stats, **eval_stats})
         write_result(out, result)
         if save_model:
             classifier.save_pretrained(Path(out) / f"model-seed{seed}")
-            tokenizer.save_pretrained(Path(out) / f"model-seed{seed}")
+            run.tokenizer.save_pretrained(Path(out) / f"model-seed{seed}")
         results.append(result)
     summarise(out, results, f"compsem train · {config}")
     return results
@@ -114,46 +174,16 @@ def check_shots(shots: Sequence[int], pool_size: int, pool_split: str) -> list[i
     return shots
 
 
-def run_curve(
-    dataset: str,
-    config: str,
-    out: Path,
-    model: str | None = None,
-    shots: Sequence[int] | None = None,
-    seeds: Sequence[int] = (1,),
-    metric: str = "accuracy",
-    pool_split: str | None = None,
-    base_split: str | None = None,
-    revision: str | None = None,
-    preset: str = "auto",
-    input_form: str | None = None,
-    eval_split: str = "test",
-    max_train_examples: int | None = None,
-    max_eval_examples: int | None = None,
-    epochs: float | None = None,
-    batch_size: int | None = None,
-    learning_rate: float | None = None,
-    max_length: int | None = None,
-    device: str = "auto",
-    precision: str = "auto",
-    progress: bool = True,
-) -> dict:
-    """Few-shot learning curve: per seed, fine-tune on the first k rows of the pool split (after
-    an optional fine-tune on ``base_split``, SETI §5.2) and evaluate; scored with few_shot_curve."""
-    from compsem.harness.plots import curve_plot
-    from compsem.metrics.few_shot_curve.few_shot_curve import few_shot_curve
-
-    if metric not in ("accuracy", "macro_f1"):
-        raise ValueError(f"--metric must be accuracy or macro_f1, got {metric!r}")
-    model = model or default_model()
-    placement = resolve(device, precision)
-    bench = load_benchmark(dataset, config, revision, preset, input_form)
+def curve_splits(
+    bench: Benchmark, pool_split: str | None, base_split: str | None
+) -> tuple[str, str | None]:
+    """The split the k-shot sets come from, and the one fine-tuned on first (None: none)."""
     pool_split = pool_split or next(
         (name for name in bench.preset.curve_pool_splits if name in bench.splits), None
     )
     if pool_split is None:
         raise ValueError(
-            f"config {config!r} has no few_shot or train split to draw shots from (it has "
+            f"config {bench.config!r} has no few_shot or train split to draw shots from (it has "
             f"{', '.join(bench.splits)}); pass --pool-split"
         )
     base_split = bench.preset.curve_base_split if base_split is None else base_split
@@ -163,82 +193,80 @@ def run_curve(
             f"the shots and the base fine-tune would both come from {pool_split!r}: pass "
             "--pool-split few_shot or --base-split none"
         )
-    pool = bench.split(pool_split, "the k-shot sets")  # prefixes: the k-shot sets are nested
-    shots = check_shots(shots or bench.preset.shots, len(pool), pool_split)
-    settings = train_settings(
-        bench,
-        epochs=epochs,
-        batch_size=batch_size,
-        learning_rate=learning_rate,
-        max_length=max_length,
-    )
+    return pool_split, base_split
+
+
+def run_curve(
+    dataset: str,
+    config: str,
+    out: Path,
+    shots: Sequence[int] | None = None,
+    seeds: Sequence[int] = (1,),
+    metric: str = "accuracy",
+    pool_split: str | None = None,
+    base_split: str | None = None,
+    max_train_examples: int | None = None,
+    **options,
+) -> dict:
+    """Few-shot learning curve: per seed, fine-tune on the first k rows of the pool split (after
+    an optional fine-tune on ``base_split``, SETI §5.2) and evaluate; scored with few_shot_curve.
+    ``options`` are :meth:`FineTuning.prepare`'s; ``epochs`` there is the shots' (default: the
+    preset's curve epochs) and the base fine-tune's."""
+    from compsem.harness.plots import curve_plot
+    from compsem.metrics.few_shot_curve.few_shot_curve import few_shot_curve
+
+    if metric not in ("accuracy", "macro_f1"):
+        raise ValueError(f"--metric must be accuracy or macro_f1, got {metric!r}")
+    run = FineTuning.prepare(dataset, config, **options)
+    pool_split, base_split = curve_splits(run.bench, pool_split, base_split)
+    pool = run.bench.split(pool_split, "the k-shot sets")  # prefixes: the k-shot sets are nested
+    shots = check_shots(shots or run.bench.preset.shots, len(pool), pool_split)
     shot_settings = TrainSettings(
-        **{**settings.as_dict(), "epochs": epochs or bench.preset.curve_epochs}
+        **{
+            **run.settings.as_dict(),
+            "epochs": options.get("epochs") or run.bench.preset.curve_epochs,
+        }
     )
-    test = cap(bench.split(eval_split), max_eval_examples, "--max-eval-examples")
-    tokenizer = load_tokenizer(model)
-    encoded_pool = encode(
-        pool.select(range(shots[-1])), tokenizer, bench.schema.inputs, settings.max_length
-    )
-    encoded_test = encode(test, tokenizer, bench.schema.inputs, settings.max_length)
+    encoded_pool = run.encode(pool.select(range(shots[-1])))
     if base_split:
-        base = bench.split(base_split, "the base fine-tune")
-        base = cap(base, max_train_examples, "--max-train-examples")
-        encoded_base = encode(base, tokenizer, bench.schema.inputs, settings.max_length)
+        base = run.bench.split(base_split, "the base fine-tune")
+        encoded_base = run.encode(cap(base, max_train_examples, "--max-train-examples"))
     points = []
     with tempfile.TemporaryDirectory(prefix="compsem-curve-") as scratch:
         for seed in seeds:
-            start = model
+            start = run.model
             if base_split:
-                trained, _ = train_one(
-                    model, tokenizer, encoded_base, settings, seed, placement, progress
-                )
+                trained, _ = run.train(run.model, encoded_base, seed)
                 start = str(Path(scratch) / f"base-seed{seed}")
                 trained.save_pretrained(start)
-                tokenizer.save_pretrained(start)
+                run.tokenizer.save_pretrained(start)
             for k in shots:
                 if k == 0:
                     transformers.set_seed(seed)
-                    classifier = load_classifier(start, bench.schema.label_names)
-                    classifier = align_padding(classifier, tokenizer).to(placement.device)
+                    classifier = load_classifier(start, run.bench.schema.label_names)
+                    classifier = align_padding(classifier, run.tokenizer)
+                    classifier = classifier.to(run.placement.device)
                 else:
-                    classifier, _ = train_one(
-                        start,
-                        tokenizer,
-                        encoded_pool.select(range(k)),
-                        shot_settings,
-                        seed,
-                        placement,
-                        progress,
+                    classifier, _ = run.train(
+                        start, encoded_pool.select(range(k)), seed, shot_settings
                     )
-                scores, _ = evaluate_classifier(
-                    classifier, tokenizer, encoded_test, test, bench, settings, placement
-                )
+                scores, _ = run.evaluate(classifier)
                 points.append({"shots": k, "seed": seed, **scores})
     summary = few_shot_curve(
         [p["shots"] for p in points], [p[metric] for p in points], runs=[p["seed"] for p in points]
     )
-    result = make_result(
-        "curve",
-        model,
-        bench.provenance(eval_split),
-        None,
-        {
-            **shot_settings.as_dict(),
-            "base_epochs": settings.epochs if base_split else None,
-            "metric": metric,
-            "shots": shots,
-            "seeds": list(seeds),
-            "pool_split": pool_split,
-            "base_split": base_split,
-            "inputs": list(bench.schema.inputs),
-            "eval_examples": len(test),
-            "preset_note": bench.preset.note,
-        },
-        {"points": points, "curve": summary},
-        placement,
-    )
+    settings = {
+        **shot_settings.as_dict(),
+        "base_epochs": run.settings.epochs if base_split else None,
+        "metric": metric,
+        "shots": shots,
+        "seeds": list(seeds),
+        "pool_split": pool_split,
+        "base_split": base_split,
+    }
+    result = run.result("curve", None, settings, {"points": points, "curve": summary})
     path = write_result(out, result)
-    curve_plot(summary, metric, f"{report.model_name(model)} · {config}", path.with_suffix(".png"))
+    title = f"{report.model_name(run.model)} · {config}"
+    curve_plot(summary, metric, title, path.with_suffix(".png"))
     summarise(out, [result], f"compsem curve · {config}")
     return result
