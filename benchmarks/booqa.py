@@ -30,9 +30,7 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 from timing import against_raw_spacy
 
-from compsem.loading_scripts.booqa_corpus import demo_corpus_path, open_news_corpus
-from compsem.pipeline import run_locally, shard_files, spacy_pipeline
-from compsem.propositions import (
+from compsem.generation.booqa.propositions import (
     ARTICLE_SCHEMA,
     extraction_pipeline,
     felicitous_predicates,
@@ -40,7 +38,9 @@ from compsem.propositions import (
     read_bucket,
     window_population,
 )
-from compsem.relations import TRIPLE_TYPE
+from compsem.generation.booqa.relations import TRIPLE_TYPE
+from compsem.loading_scripts.booqa_corpus import demo_corpus_path, open_news_corpus
+from compsem.pipeline import run_locally, shard_files, spacy_pipeline
 from compsem.resources.spacy_pipeline import DEFAULT_SPACY_MODEL
 from compsem.resources.wordnet import wordnet
 

@@ -34,13 +34,13 @@ from torch.utils.data import DataLoader
 from transformers import AutoModelForSequenceClassification, BertConfig, DataCollatorWithPadding
 
 from compsem.builders.plane import ITEM_FEATURES, LABEL_NAMES, item_pool
-from compsem.extraction import an_pair_table
+from compsem.generation.plane.extraction import an_pair_table
+from compsem.generation.plane.hypernyms import hypernym_table
 from compsem.harness.commands import default_model
 from compsem.harness.device import Placement, resolve
 from compsem.harness.encode import encode
 from compsem.harness.inference import autocast, predict_logits
 from compsem.harness.training import TrainSettings, fine_tune, load_classifier, load_tokenizer
-from compsem.hypernyms import hypernym_table
 from compsem.resources.lexicon import load_adjective_lexicon
 
 # Evaluation is cheap next to training: time it more often, so a busy moment counts less.

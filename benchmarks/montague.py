@@ -36,7 +36,7 @@ def default_build(cache: Path, out: Path) -> dict:
 
 def generation() -> dict:
     from compsem.builders.montague import phrase_table
-    from compsem.montague_lexicon import load_lexicon
+    from compsem.generation.montague.lexicon import load_lexicon
 
     lexicon = load_lexicon()
     start = time.perf_counter()
@@ -48,10 +48,10 @@ def generation() -> dict:
 def embedding(aan_sample: int) -> dict:
     import torch
 
-    from compsem.embed import phrase_set, run_embed
-    from compsem.embed_cli import demo_table
-    from compsem.embed_models import load_encoder
-    from compsem.montague_lexicon import load_lexicon
+    from compsem.generation.montague.lexicon import load_lexicon
+    from compsem.harness.embed import phrase_set, run_embed
+    from compsem.harness.embed_cli import demo_table
+    from compsem.harness.embed_models import load_encoder
 
     glove = run_embed(["glove"])["models"][0]
     start = time.perf_counter()

@@ -31,8 +31,13 @@ from timing import against_raw_spacy
 
 from compsem.builders.plane import ITEM_FEATURES, PlaneConfig, goood_splits, item_pool
 from compsem.export import write_parquet_shards
-from compsem.extraction import DISABLED, an_extraction_pipeline, an_pair_table, count_an_shards
-from compsem.hypernyms import hypernym_table
+from compsem.generation.plane.extraction import (
+    DISABLED,
+    an_extraction_pipeline,
+    an_pair_table,
+    count_an_shards,
+)
+from compsem.generation.plane.hypernyms import hypernym_table
 from compsem.loading_scripts.corpora import open_corpus, wordnet_glosses
 from compsem.pipeline import run_locally, shard_files, spacy_pipeline
 from compsem.resources.lexicon import load_adjective_lexicon

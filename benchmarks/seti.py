@@ -19,9 +19,9 @@ import tempfile
 import time
 from pathlib import Path
 
+from compsem.generation.seti.lexicon import load_sentence_lexicon
+from compsem.generation.seti.sentences import generate_natural_pairs
 from compsem.resources.spacy_pipeline import load_pipeline, pipeline_id
-from compsem.seti_lexicon import load_sentence_lexicon
-from compsem.seti_sentences import generate_natural_pairs
 
 
 def generation(n_sentences: int) -> dict:

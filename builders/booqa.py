@@ -6,16 +6,16 @@ corpus states it there (a positive), false if it is a WordNet hyponym replacemen
 that the window never states, with any synonym (a negative). A model judges it from the
 ``evidence``, the other propositions about the same arguments in the same window (§4, App. D):
 
-1. relation triples from the dependency parse of every article (``compsem.relations``), run as a
-   datatrove pipeline (``compsem.propositions``);
+1. relation triples from the dependency parse of every article (``compsem.generation.booqa.relations``), run as a
+   datatrove pipeline (``compsem.generation.booqa.propositions``);
 2. context windows of disjoint ``window_days``-day spans; starring argument pairs: mentioned in at
    least ``min_articles`` articles with at least ``min_predicates`` predicates in a window;
    felicitous predicates: seen with at least ``min_pairs`` distinct argument pairs anywhere;
 3. positives: propositions of felicitous predicates about starring pairs; negatives: hyponym
    replacements of a span of the positive's predicate that are felicitous and absent, with every
-   synonym, from the pair's window (``compsem.predicate_hyponyms``);
+   synonym, from the pair's window (``compsem.generation.booqa.predicate_hyponyms``);
 4. bundles of a positive and at most two negatives, windows by article count, negatives by
-   frequency bucket (``compsem.bundles``); ``dev`` and ``test`` from disjoint time spans.
+   frequency bucket (``compsem.generation.booqa.bundles``); ``dev`` and ``test`` from disjoint time spans.
 
 Example::
 
@@ -33,20 +33,20 @@ import datasets
 import pyarrow as pa
 import pyarrow.compute as pc
 
-from compsem.booqa_population import (
+from compsem.builder import TableBuilder
+from compsem.fingerprint import row_id
+from compsem.generation.booqa.bundles import bucket_labels  # noqa: F401 (the card orders buckets with it)
+from compsem.generation.booqa.population import (
     ThresholdError,
     corpus_population,
     parser_id,
     population_summary,
 )
-from compsem.booqa_splits import AUDIT_CHECKS, en_splits, h_only_splits  # noqa: F401
-from compsem.builder import TableBuilder
-from compsem.bundles import bucket_labels  # noqa: F401 (the card orders buckets with it)
-from compsem.fingerprint import row_id
+from compsem.generation.booqa.predicate_hyponyms import WORD_SENSES
+from compsem.generation.booqa.propositions import EXTRACTION_REVISION, check_shards
+from compsem.generation.booqa.splits import AUDIT_CHECKS, en_splits, h_only_splits  # noqa: F401
 from compsem.loading_scripts.booqa_corpus import DEMO, NewsCorpusError, open_news_corpus
 from compsem.pipeline import add_pipeline_arguments, shard_parser
-from compsem.predicate_hyponyms import WORD_SENSES
-from compsem.propositions import EXTRACTION_REVISION, check_shards
 from compsem.resources.spacy_pipeline import DEFAULT_SPACY_MODEL
 from compsem.resources.wordnet import wordnet_version
 
@@ -170,7 +170,7 @@ class BooqaConfig(datasets.BuilderConfig):
         corpus: ``demo`` (the embedded demo corpus) or dated articles: a JSONL/Parquet file with
             ``id``, ``date``, ``text``, a folder of them, or a ``save_to_disk`` folder.
         extracted: instead of ``corpus``, the ``shards`` folder of an extraction already run
-            (e.g. on Slurm or Ray with ``compsem.propositions.extraction_pipeline``).
+            (e.g. on Slurm or Ray with ``compsem.generation.booqa.propositions.extraction_pipeline``).
         preset: ``paper`` (the thresholds and sizes of App. D and Table 4) or ``demo`` (scaled
             down); default ``demo`` for the demo corpus, ``paper`` otherwise. Every threshold
             below left at None comes from the preset.
@@ -183,7 +183,7 @@ class BooqaConfig(datasets.BuilderConfig):
         dev_fraction: share of the (bundle-bearing) windows' articles, earliest first, for dev.
         h_only_sizes: rows of H-only train and dev2 (Levy/Holt's 4,372 and 1,114).
         word_sense: how a predicate span's synset is chosen (``first``; see
-            ``compsem.predicate_hyponyms.register_word_sense``).
+            ``compsem.generation.booqa.predicate_hyponyms.register_word_sense``).
         spacy_model: an installed spaCy pipeline with parser, lemmatizer and NER.
         tasks, workers: datatrove tasks for the extraction, and how many run at once.
         seed: base seed of the sampling.

@@ -27,7 +27,7 @@ import pyarrow as pa
 
 from compsem.builder import TableBuilder
 from compsem.fingerprint import row_id
-from compsem.montague_lexicon import (
+from compsem.generation.montague.lexicon import (
     ADJECTIVE_TYPES,
     NOUN,
     TYPE_CODES,
@@ -134,7 +134,7 @@ BUILDER_CONFIGS = [
 
 def config_lexicon(config: MontagueConfig) -> MontagueLexicon:
     if config.vocabulary == "plane":
-        from compsem.montague_plane import plane_lexicon
+        from compsem.generation.montague.plane_an import plane_lexicon
 
         return plane_lexicon(config.plane_lexicon)
     return load_lexicon(config.lexicon)
@@ -281,8 +281,8 @@ def _lexicon_provenance(lexicon: MontagueLexicon) -> dict:
 
 def provenance(config: MontagueConfig) -> dict:
     """The inputs that determine the generated content, and the reference results, for the card."""
-    from compsem.embed_report import reference_results
-    from compsem.montague_plane import AMBIGUOUS_NOTES, PRIVATIVE_NOTES
+    from compsem.generation.montague.plane_an import AMBIGUOUS_NOTES, PRIVATIVE_NOTES
+    from compsem.harness.embed_report import reference_results
     from compsem.resources.wordnet import wordnet_version
 
     paper = load_lexicon(config.lexicon)

@@ -34,9 +34,14 @@ import pyarrow.compute as pc
 from compsem.audit_checks import PLANE_AUDIT_CHECKS as AUDIT_CHECKS  # noqa: F401 (protocol)
 from compsem.builder import TableBuilder
 from compsem.card import WORDNET_LICENSE
-from compsem.extraction import DISABLED, check_an_shards, count_an_shards, extract_an_pairs
 from compsem.fingerprint import cached_table, file_fingerprint, fingerprint, row_id
-from compsem.hypernyms import hypernym_table
+from compsem.generation.plane.extraction import (
+    DISABLED,
+    check_an_shards,
+    count_an_shards,
+    extract_an_pairs,
+)
+from compsem.generation.plane.hypernyms import hypernym_table
 from compsem.loading_scripts.corpora import WORDNET_GLOSSES, CorpusError, open_corpus
 from compsem.pipeline import add_pipeline_arguments, shard_files, shard_parser, spacy_pipeline
 from compsem.resources.lexicon import ADJECTIVE_CLASSES, load_adjective_lexicon
@@ -157,7 +162,7 @@ class PlaneConfig(datasets.BuilderConfig):
         corpus: ``wordnet_glosses`` (default) or a text/JSONL/Parquet file or folder, or a
             ``save_to_disk`` dataset folder.
         extracted: instead of ``corpus``, the ``shards`` folder of an AN extraction already run
-            (e.g. on Slurm or Ray with ``compsem.extraction.an_extraction_pipeline``).
+            (e.g. on Slurm or Ray with ``compsem.generation.plane.extraction.an_extraction_pipeline``).
         text_column: the column or JSON field that holds the text.
         lexicon: an adjective lexicon TSV (adjective, class, note); default the shipped one.
         spacy_model: an installed spaCy pipeline with a parser.

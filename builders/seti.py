@@ -29,12 +29,10 @@ import pyarrow as pa
 from compsem.builder import TableBuilder
 from compsem.card import WORDNET_LICENSE
 from compsem.fingerprint import cached_table, file_fingerprint, fingerprint
-from compsem.resources.spacy_pipeline import DEFAULT_SPACY_MODEL, load_pipeline, pipeline_id
-from compsem.resources.wordnet import wordnet_version
-from compsem.seti_compose import NAT_LABEL_NAMES, Pool, ci, composition_pool, nat, ver
-from compsem.seti_lexicon import load_embedding_verbs, load_sentence_lexicon
-from compsem.seti_sentences import generate_natural_pairs
-from compsem.seti_splits import (
+from compsem.generation.seti.compose import NAT_LABEL_NAMES, Pool, ci, composition_pool, nat, ver
+from compsem.generation.seti.lexicon import load_embedding_verbs, load_sentence_lexicon
+from compsem.generation.seti.sentences import generate_natural_pairs
+from compsem.generation.seti.splits import (
     FEW_SHOT_SIZES,
     SetiSplitError,
     Setting,
@@ -42,6 +40,8 @@ from compsem.seti_splits import (
     in_distribution,
     setting_splits,
 )
+from compsem.resources.spacy_pipeline import DEFAULT_SPACY_MODEL, load_pipeline, pipeline_id
+from compsem.resources.wordnet import wordnet_version
 
 _CITATION = """\
 @inproceedings{fu-frank-2023-seti,

@@ -60,7 +60,7 @@ def cmd_demo(args: argparse.Namespace) -> int:
         print("\n## Baseline: all-MiniLM-L6-v2 fine-tuned on PLANE goood_split_1\n")
         print(demo_baseline(args.out / "plane"))
     if "montague" in args.benchmarks:
-        from compsem.embed_cli import demo_table
+        from compsem.harness.embed_cli import demo_table
 
         print("\n## Montague consistency of all-MiniLM-L6-v2 (AN phrases)\n")
         print(demo_table())
@@ -155,8 +155,8 @@ def build_parser() -> argparse.ArgumentParser:
     )
     demo.set_defaults(handler=cmd_demo)
 
-    from compsem.embed_cli import add_commands as add_embed_commands
     from compsem.harness.cli import add_commands as add_harness_commands
+    from compsem.harness.embed_cli import add_commands as add_embed_commands
     from compsem.metrics import add_cli as add_metrics_commands
     from compsem.publish_cli import add_commands as add_publish_commands
 

@@ -84,7 +84,7 @@ def _inference_type(text: str, adjective: str, noun: str, hypernym: str, where: 
 
 @functools.cache
 def _hypernym_distances(noun: str) -> dict[str, int]:
-    from compsem.hypernyms import unigram_hypernyms
+    from compsem.generation.plane.hypernyms import unigram_hypernyms
 
     return unigram_hypernyms(noun, 3)
 

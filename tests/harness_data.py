@@ -24,10 +24,10 @@ from huggingface_hub import DatasetCard, DatasetCardData
 from compsem.builders import plane
 from compsem.builders.booqa import EN_FEATURES
 from compsem.export import write_parquet_shards
-from compsem.extraction import an_pair_table
+from compsem.generation.plane.extraction import an_pair_table
+from compsem.generation.plane.hypernyms import hypernym_table
 from compsem.harness.cli import add_commands
 from compsem.harness.commands import default_model
-from compsem.hypernyms import hypernym_table
 
 ADJECTIVES = {
     "american": "I",

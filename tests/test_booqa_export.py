@@ -10,6 +10,7 @@ from datasets import ClassLabel, load_dataset
 
 from compsem.builders.booqa import LABEL_NAMES, ThresholdError
 from compsem.export import export_benchmark
+from compsem.generation.booqa.propositions import extraction_pipeline
 from compsem.loading_scripts.booqa_corpus import (
     NewsCorpusError,
     demo_corpus_path,
@@ -17,7 +18,6 @@ from compsem.loading_scripts.booqa_corpus import (
 )
 from compsem.loading_scripts.levyholt_release import LevyHoltError, read_levyholt
 from compsem.pipeline import run_locally
-from compsem.propositions import extraction_pipeline
 from tests.conftest import read_config
 
 # Levy/Holt lines: hypothesis, premise, label, language. Each pair comes with its converse.

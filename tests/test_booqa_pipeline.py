@@ -17,6 +17,7 @@ import pyarrow.parquet as pq
 import pytest
 
 from compsem.export import export_benchmark
+from compsem.generation.booqa.propositions import ARTICLE_SCHEMA, extraction_pipeline
 from compsem.loading_scripts.booqa_corpus import (
     NewsCorpusError,
     demo_corpus_path,
@@ -24,7 +25,6 @@ from compsem.loading_scripts.booqa_corpus import (
 )
 from compsem.loading_scripts.corpora import CorpusError
 from compsem.pipeline import run_locally, shard_files
-from compsem.propositions import ARTICLE_SCHEMA, extraction_pipeline
 
 DEMO = [json.loads(line) for line in demo_corpus_path().read_text().splitlines()]
 
@@ -88,7 +88,7 @@ from pathlib import Path
 from datatrove.pipeline.base import PipelineStep
 from compsem.loading_scripts.booqa_corpus import open_news_corpus
 from compsem.pipeline import run_locally
-from compsem.propositions import extraction_pipeline
+from compsem.generation.booqa.propositions import extraction_pipeline
 
 class KillDuringRank2(PipelineStep):
     name = "kill"

@@ -9,15 +9,15 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 import pytest
 
-from compsem.booqa_splits import mask
 from compsem.builders.booqa import PRESETS, BooqaConfig, settings
-from compsem.bundles import bucket_labels, frequency_bucket
 from compsem.export import export_benchmark
+from compsem.generation.booqa.bundles import bucket_labels, frequency_bucket
+from compsem.generation.booqa.propositions import extract_triples
+from compsem.generation.booqa.relations import realise
+from compsem.generation.booqa.splits import mask
 from compsem.loading_scripts.booqa_corpus import open_news_corpus
 from compsem.metrics.aucnorm.aucnorm import aucnorm_scores
 from compsem.pipeline import shard_files
-from compsem.propositions import extract_triples
-from compsem.relations import realise
 from compsem.resources.wordnet import wordnet
 from tests.conftest import read_config
 

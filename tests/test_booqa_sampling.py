@@ -5,16 +5,20 @@ import numpy as np
 import pyarrow as pa
 import pytest
 
-from compsem.booqa_splits import bundles_whole, no_shared_proposition, time_spans_disjoint
-from compsem.bundles import (
+from compsem.generation.booqa.bundles import (
     bucket_labels,
     frequency_bucket,
     sample_bundles,
     time_split,
 )
+from compsem.generation.booqa.predicate_hyponyms import hyponym_replacements, span_pos
+from compsem.generation.booqa.relations import realise, relation_triples
+from compsem.generation.booqa.splits import (
+    bundles_whole,
+    no_shared_proposition,
+    time_spans_disjoint,
+)
 from compsem.pipeline import spacy_pipeline
-from compsem.predicate_hyponyms import hyponym_replacements, span_pos
-from compsem.relations import realise, relation_triples
 
 
 @pytest.fixture(scope="module")

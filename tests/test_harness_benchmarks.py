@@ -8,8 +8,8 @@ benchmarks end to end and books its scores per group, not how well MiniLM does.
 import pytest
 
 from compsem.export import export_benchmark
+from compsem.generation.rnpc.rules import EPC_LABELS
 from compsem.harness.results import read_results
-from compsem.rnpc_rules import EPC_LABELS
 from tests.harness_data import compsem, minilm_with_head
 
 pytestmark = [pytest.mark.slow, pytest.mark.usefixtures("one_thread")]

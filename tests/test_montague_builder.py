@@ -16,14 +16,14 @@ from compsem.builders.montague import (
 )
 from compsem.card import card_problems
 from compsem.export import export_benchmark
-from compsem.montague_lexicon import (
+from compsem.generation.montague.lexicon import (
     ADJECTIVE_TYPES,
     NOUN,
     MontagueLexiconError,
     load_lexicon,
     parse_lexicon,
 )
-from compsem.montague_plane import CONCRETE_LEXNAMES, type_of
+from compsem.generation.montague.plane_an import CONCRETE_LEXNAMES, type_of
 from compsem.resources.lexicon import load_adjective_lexicon
 from tests.conftest import read_config
 

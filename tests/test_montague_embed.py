@@ -7,22 +7,22 @@ import json
 import numpy as np
 import pytest
 
-from compsem.embed import run_embed
-from compsem.embed_cli import add_commands, demo_table
-from compsem.embed_models import Encoder, ModelError, load_encoder
-from compsem.embed_report import (
-    markdown_tables,
-    read_scores_tsv,
-    reference_path,
-    score_rows,
-    write_report,
-)
-from compsem.montague_lexicon import (
+from compsem.generation.montague.lexicon import (
     ADJECTIVE_TYPES,
     TYPE_CODES,
     MontagueLexiconError,
     load_lexicon,
     parse_lexicon,
+)
+from compsem.harness.embed import run_embed
+from compsem.harness.embed_cli import add_commands, demo_table
+from compsem.harness.embed_models import Encoder, ModelError, load_encoder
+from compsem.harness.embed_report import (
+    markdown_tables,
+    read_scores_tsv,
+    reference_path,
+    score_rows,
+    write_report,
 )
 
 TOY_LEXICON = "red\tS-I\tcrimson\nfake\tNS-Pr\tforged\ncar\tnoun\tautomobile\ngun\tnoun\tfirearm\n"

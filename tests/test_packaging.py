@@ -29,6 +29,37 @@ SUBPACKAGES = [
 ]
 
 
+def declared_packages() -> dict[str, Path]:
+    """pyproject's packages, each with the folder it is built from."""
+    import tomllib
+
+    setuptools = tomllib.loads((ROOT / "pyproject.toml").read_text())["tool"]["setuptools"]
+    roots = setuptools["package-dir"]
+    folders = {}
+    for package in setuptools["packages"]:
+        root = max((r for r in roots if package == r or package.startswith(r + ".")), key=len)
+        folders[package] = ROOT / roots[root] / package[len(root) :].lstrip(".").replace(".", "/")
+    return folders
+
+
+def test_no_package_folder_shadows_a_hub_id():
+    """``load_dataset("compsem/plane")`` run from the repository root reads a folder
+    ``compsem/plane`` instead of the Hub repository."""
+    from compsem.export import BENCHMARKS
+
+    shadowing = [name for name in BENCHMARKS if (ROOT / "compsem" / name).exists()]
+    assert not shadowing, f"rename compsem/{shadowing[0]}: it shadows the Hub id"
+
+
+def test_every_package_folder_is_declared_in_pyproject():
+    declared = {folder.resolve() for folder in declared_packages().values()}
+    folders = {ROOT / "compsem", *(ROOT / root for root in ("builders", "loading_scripts"))}
+    folders |= {init.parent for init in (ROOT / "compsem").rglob("__init__.py")}
+    folders |= {init.parent for init in (ROOT / "metrics").rglob("__init__.py")}
+    missing = sorted(str(f.relative_to(ROOT)) for f in folders if f.resolve() not in declared)
+    assert not missing, f"add these packages to pyproject.toml's packages: {missing}"
+
+
 @pytest.mark.slow
 def test_wheel_installs_into_a_fresh_venv_and_imports_everything(tmp_path):
     subprocess.run(
@@ -41,7 +72,7 @@ def test_wheel_installs_into_a_fresh_venv_and_imports_everything(tmp_path):
     subprocess.run([python, "-m", "pip", "install", "-q", "--no-deps", str(wheel)], check=True)
     script = (
         "import importlib, compsem\n"
-        f"for name in {SUBPACKAGES!r}: importlib.import_module(name)\n"
+        f"for name in {SUBPACKAGES + list(declared_packages())!r}: importlib.import_module(name)\n"
         "from compsem.resources.lexicon import load_adjective_lexicon\n"
         "from importlib import resources\n"
         "assert len(load_adjective_lexicon()) >= 300\n"

@@ -13,9 +13,9 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 import pytest
 
-from compsem import extraction
 from compsem.builders.plane import PlaneConfig, build_item_pool
-from compsem.extraction import (
+from compsem.generation.plane import extraction
+from compsem.generation.plane.extraction import (
     AN_SHARD_SCHEMA,
     DISABLED,
     amod_pairs,

@@ -4,7 +4,7 @@ import pandas as pd
 import pytest
 
 from compsem.builders.plane import ENTAILS, MAX_HYPERNYM_DISTANCE, N_RESAMPLES, VERBALISERS
-from compsem.hypernyms import unigram_hypernyms
+from compsem.generation.plane.hypernyms import unigram_hypernyms
 from compsem.text import copular_sentence
 from tests.conftest import read_config
 

@@ -7,8 +7,8 @@ import pyarrow.parquet as pq
 import pytest
 
 from compsem.builders.rnpc import corpus_pairs
-from compsem.noun_phrases import build_vocabulary, fit_matrix, stack_matrix
-from compsem.nouns import load_events, load_nouns, load_second_nouns
+from compsem.generation.rnpc.noun_phrases import build_vocabulary, fit_matrix, stack_matrix
+from compsem.generation.rnpc.nouns import load_events, load_nouns, load_second_nouns
 from compsem.resources.lexicon import LexiconError
 from compsem.resources.modifiers import (
     CATEGORIES,

@@ -3,17 +3,17 @@ parser check and the Boolean rules of Table 3, with every bad-input path."""
 
 import pytest
 
-from compsem.inflection import past_participle, present_participle, third_person_singular
-from compsem.resources.spacy_pipeline import load_pipeline
-from compsem.resources.wordnet import wordnet
-from compsem.seti_compose import InferenceType, ci, embed, nat, ver
-from compsem.seti_lexicon import (
+from compsem.generation.seti.compose import InferenceType, ci, embed, nat, ver
+from compsem.generation.seti.lexicon import (
     SetiLexiconError,
     load_embedding_verbs,
     load_sentence_lexicon,
     relation,
 )
-from compsem.seti_sentences import Clause, clause_frame, parses_as
+from compsem.generation.seti.sentences import Clause, clause_frame, parses_as
+from compsem.inflection import past_participle, present_participle, third_person_singular
+from compsem.resources.spacy_pipeline import load_pipeline
+from compsem.resources.wordnet import wordnet
 
 # Appendix A, Table 6, with the third person singular each must take.
 PAPER_VERIDICAL = {

@@ -10,12 +10,12 @@ from datasets import ClassLabel, load_dataset
 import compsem.builders.seti as seti
 from compsem.cli import main
 from compsem.export import export_benchmark
+from compsem.generation.seti.lexicon import load_sentence_lexicon, relation
+from compsem.generation.seti.sentences import clause_frame
+from compsem.generation.seti.splits import FEW_SHOT_SIZES, SetiSplitError
 from compsem.inflection import past_participle, present_participle
 from compsem.resources.spacy_pipeline import load_pipeline
 from compsem.resources.wordnet import wordnet
-from compsem.seti_lexicon import load_sentence_lexicon, relation
-from compsem.seti_sentences import clause_frame
-from compsem.seti_splits import FEW_SHOT_SIZES, SetiSplitError
 from tests.conftest import read_config
 
 pytestmark = pytest.mark.slow

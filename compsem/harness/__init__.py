@@ -1,5 +1,5 @@
-"""The reference harness: fine-tuning, few-shot curves, zero-shot NLI, masked-LM prompting and
-BoOQA scoring of any model on any compsem config, on CPU or GPU.
+"""The reference harness: fine-tuning, few-shot curves, zero-shot NLI, masked-LM prompting,
+BoOQA scoring and embedding consistency of any model on any compsem config, on CPU or GPU.
 
 Everything is read from the config itself (input columns, ClassLabel names, grouping fields,
 the paper's preset), so a new benchmark needs no harness code. Modules, one job each:
@@ -13,6 +13,8 @@ the paper's preset), so a new benchmark needs no harness code. Modules, one job 
 - ``results`` / ``report`` / ``plots``: result files, mean ± std tables, PNG plots.
 - ``common``, ``finetune`` (train, curve), ``probing`` (zero-shot, prompt, score): the commands
   as functions, gathered in ``commands``; ``cli``: their argparse front end.
+- ``embed_models`` / ``embed`` / ``embed_report`` / ``embed_cli``: ``compsem embed``, the
+  Montague consistency tests on sentence-embedding models, with its tables and heatmaps.
 
 Example::
 

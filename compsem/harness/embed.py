@@ -10,7 +10,7 @@ the tests are the ``consistency`` metric's plain functions, run on those vectors
 
 Example::
 
-    from compsem.embed import run_embed
+    from compsem.harness.embed import run_embed
     report = run_embed(["minilm", "glove"])
     report["models"][0]["results"]["an"]["intersectivity"]["by_type"]
 """
@@ -23,8 +23,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from compsem.embed_models import Encoder, ModelError, load_encoder
-from compsem.montague_lexicon import NOUN, MontagueLexicon
+from compsem.generation.montague.lexicon import NOUN, MontagueLexicon
+from compsem.harness.embed_models import Encoder, ModelError, load_encoder
 
 PHRASE_SETS = ("an", "aan")
 TESTS = {
@@ -59,12 +59,12 @@ def phrase_set(lexicon: MontagueLexicon, name: str) -> PhraseSet:
 def resolve_lexicon(lexicon: str | MontagueLexicon | None) -> MontagueLexicon:
     """``paper`` (Appendix A, the default), ``plane`` (PLANE's adjectives and WordNet nouns), a
     lexicon TSV path, or a loaded lexicon."""
-    from compsem.montague_lexicon import load_lexicon
+    from compsem.generation.montague.lexicon import load_lexicon
 
     if isinstance(lexicon, MontagueLexicon):
         return lexicon
     if lexicon == "plane":
-        from compsem.montague_plane import plane_lexicon
+        from compsem.generation.montague.plane_an import plane_lexicon
 
         return plane_lexicon()
     return load_lexicon(None if lexicon in (None, "paper") else lexicon)

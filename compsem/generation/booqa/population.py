@@ -16,9 +16,7 @@ import pyarrow.compute as pc
 from tqdm.auto import tqdm
 
 from compsem.fingerprint import cached_table, fingerprint
-from compsem.loading_scripts.booqa_corpus import open_news_corpus
-from compsem.pipeline import spacy_pipeline
-from compsem.propositions import (
+from compsem.generation.booqa.propositions import (
     Partitions,
     extract_triples,
     felicitous_predicates,
@@ -26,6 +24,8 @@ from compsem.propositions import (
     read_bucket,
     window_population,
 )
+from compsem.loading_scripts.booqa_corpus import open_news_corpus
+from compsem.pipeline import spacy_pipeline
 from compsem.resources.spacy_pipeline import pipeline_id
 from compsem.resources.wordnet import wordnet_version
 

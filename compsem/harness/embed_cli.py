@@ -11,8 +11,8 @@ import shlex
 import time
 from pathlib import Path
 
-from compsem.embed import LEXICONS, PHRASE_SETS
-from compsem.embed_models import GLOVE, MINILM, POOLINGS
+from compsem.harness.embed import LEXICONS, PHRASE_SETS
+from compsem.harness.embed_models import GLOVE, MINILM, POOLINGS
 from compsem.help_format import HelpFormatter
 
 
@@ -31,8 +31,8 @@ def command_line(args: argparse.Namespace) -> str:
 
 
 def cmd_embed(args: argparse.Namespace) -> int:
-    from compsem.embed import run_embed
-    from compsem.embed_report import markdown_tables, score_rows, write_report
+    from compsem.harness.embed import run_embed
+    from compsem.harness.embed_report import markdown_tables, score_rows, write_report
 
     # The PLANE vocabulary has AN phrases only by default (its AAN set would be 2.7M phrases).
     phrase_sets = args.phrase_sets or (["an"] if args.lexicon == "plane" else list(PHRASE_SETS))
@@ -106,8 +106,8 @@ def add_commands(subparsers) -> argparse.ArgumentParser:
 def demo_table() -> str:
     """The offline MiniLM's consistency scores on the 732 AN phrases of Appendix A, as Markdown
     (a row per test, a column per adjective type), with the time it took."""
-    from compsem.embed import run_embed
-    from compsem.embed_report import demo_markdown, score_rows
+    from compsem.harness.embed import run_embed
+    from compsem.harness.embed_report import demo_markdown, score_rows
 
     start = time.perf_counter()
     report = run_embed([MINILM], phrase_sets=["an"])

@@ -14,7 +14,15 @@ from dataclasses import dataclass
 import numpy as np
 import pyarrow as pa
 
-from compsem.seti_compose import ALL_TYPES, NAT_TYPES, RULES, SIDES, TYPE_CODES, InferenceType, Pool
+from compsem.generation.seti.compose import (
+    ALL_TYPES,
+    NAT_TYPES,
+    RULES,
+    SIDES,
+    TYPE_CODES,
+    InferenceType,
+    Pool,
+)
 from compsem.splits import apportion
 
 TRAIN, TEST, FEW_SHOT = (SIDES.index(side) for side in SIDES)

@@ -33,11 +33,11 @@ import pyarrow.parquet as pq
 from tqdm.auto import tqdm
 
 from compsem.fingerprint import cache_root, fingerprint
+from compsem.generation.booqa.predicate_hyponyms import hyponym_replacements
+from compsem.generation.booqa.relations import TRIPLE_TYPE, relation_triples
 from compsem.loading_scripts.booqa_corpus import NewsCorpus, NewsCorpusError, news_readers
 from compsem.pipeline import SpacyAnnotator, parquet_shards, run_in_cache, spacy_pipeline
 from compsem.pipeline import check_shards as pipeline_shards
-from compsem.predicate_hyponyms import hyponym_replacements
-from compsem.relations import TRIPLE_TYPE, relation_triples
 from compsem.resources.spacy_pipeline import DEFAULT_SPACY_MODEL, pipeline_id
 
 # Bumped whenever extraction changes what the shards hold.

@@ -1,5 +1,5 @@
 """RNPC task items (SPTE, MPTE, EPC) from sampled recursive noun phrases, labelled by
-:mod:`compsem.rnpc_rules`, and balanced by down-sampling (RNPC §4).
+:mod:`compsem.generation.rnpc.rules`, and balanced by down-sampling (RNPC §4).
 
 Phrases are sampled in equal numbers for every pair of modifier *strata* (the categories and, per
 task, the subsective kind or the event effect), so all nine category combinations and every rule
@@ -15,19 +15,25 @@ from dataclasses import dataclass
 import numpy as np
 import pyarrow as pa
 
-from compsem.noun_phrases import (
+from compsem.generation.rnpc.noun_phrases import (
     Vocabulary,
     determiner,
     noun_phrase,
     sample_phrases,
     sentence_prefix,
 )
+from compsem.generation.rnpc.rules import (
+    EPC_LABELS,
+    MPTE_HYPOTHESES,
+    SPTE_HYPOTHESES,
+    SPTE_LABELS,
+    Slot,
+)
+from compsem.generation.rnpc.rules import epc as epc_rule
+from compsem.generation.rnpc.rules import mpte as mpte_rule
+from compsem.generation.rnpc.rules import spte as spte_rule
 from compsem.resources.modifiers import CATEGORY_CODES
 from compsem.resources.wordnet import wordnet
-from compsem.rnpc_rules import EPC_LABELS, MPTE_HYPOTHESES, SPTE_HYPOTHESES, SPTE_LABELS, Slot
-from compsem.rnpc_rules import epc as epc_rule
-from compsem.rnpc_rules import mpte as mpte_rule
-from compsem.rnpc_rules import spte as spte_rule
 
 TASKS = ("spte", "mpte", "epc")
 LABEL_NAMES = {"spte": SPTE_LABELS, "mpte": SPTE_LABELS, "epc": EPC_LABELS}

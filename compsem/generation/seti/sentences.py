@@ -25,14 +25,14 @@ import numpy as np
 import pyarrow as pa
 from tqdm.auto import tqdm
 
-from compsem.inflection import past_participle, present_participle
-from compsem.seti_lexicon import (
+from compsem.generation.seti.lexicon import (
     ENTAILING_RELATIONS,
     NON_ENTAILING_RELATIONS,
     SentenceLexicon,
     fits,
     substitutions,
 )
+from compsem.inflection import past_participle, present_participle
 from compsem.text import with_article
 
 VOICES = ("active", "passive")

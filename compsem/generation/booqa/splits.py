@@ -15,11 +15,21 @@ import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
 
-from compsem.booqa_population import REVISION, ThresholdError, corpus_population
-from compsem.bundles import bucket_labels, frequency_bucket, sample_bundles, time_split
 from compsem.fingerprint import cached_table, fingerprint, row_id
-from compsem.propositions import Partitions, bundle_evidence, read_bucket, window_bounds
-from compsem.relations import realise
+from compsem.generation.booqa.bundles import (
+    bucket_labels,
+    frequency_bucket,
+    sample_bundles,
+    time_split,
+)
+from compsem.generation.booqa.population import REVISION, ThresholdError, corpus_population
+from compsem.generation.booqa.propositions import (
+    Partitions,
+    bundle_evidence,
+    read_bucket,
+    window_bounds,
+)
+from compsem.generation.booqa.relations import realise
 from compsem.resources.wordnet import wordnet_version
 
 if TYPE_CHECKING:

@@ -17,8 +17,8 @@ import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
 
+from compsem.generation.seti.lexicon import VERB_CLASSES, EmbeddingVerbs
 from compsem.inflection import third_person_singular
-from compsem.seti_lexicon import VERB_CLASSES, EmbeddingVerbs
 
 NAT_TYPES = ("lex", "stru")
 NAT_LABEL_NAMES = ("non_entailment", "entailment")
