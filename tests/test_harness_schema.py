@@ -183,3 +183,21 @@ def test_cpu_placement_is_fp32_and_impossible_requests_are_refused():
     else:
         bf16 = torch.cuda.is_bf16_supported()
         assert resolve("auto").precision == ("bf16" if bf16 else "fp16")
+
+
+@pytest.mark.parametrize("has_bf16, expected", [(True, "bf16"), (False, "fp16")])
+def test_gpus_get_bf16_where_they_have_it_and_fp16_otherwise(monkeypatch, has_bf16, expected):
+    """The choice of precision on a GPU, with torch's view of the device patched: no GPU is
+    lent to CI, so this is the only check of the decision there."""
+    import torch
+
+    monkeypatch.setattr(torch.cuda, "is_available", lambda: True)
+    monkeypatch.setattr(torch.cuda, "is_bf16_supported", lambda *args, **kwargs: has_bf16)
+    monkeypatch.setattr(torch.cuda, "get_device_name", lambda *args: "Tesla V100")
+    placement = resolve("auto")
+    assert (placement.device, placement.precision) == ("cuda", expected)
+    assert placement.describe() == f"Tesla V100 ({expected})"
+    assert resolve("cuda", "fp32").precision == "fp32"
+    if not has_bf16:
+        with pytest.raises(RuntimeError, match="Tesla V100 has no bf16; use --precision fp16"):
+            resolve("cuda", "bf16")
