@@ -22,6 +22,7 @@ Example::
 from __future__ import annotations
 
 import argparse
+import os
 from collections import Counter
 from dataclasses import dataclass
 from itertools import product
@@ -42,7 +43,12 @@ from compsem.generation.plane.extraction import (
     extract_an_pairs,
 )
 from compsem.generation.plane.hypernyms import hypernym_table
-from compsem.loading_scripts.corpora import WORDNET_GLOSSES, CorpusError, open_corpus
+from compsem.loading_scripts.corpora import (
+    GLOSS_PARTS,
+    WORDNET_GLOSSES,
+    CorpusError,
+    open_corpus,
+)
 from compsem.pipeline import add_pipeline_arguments, shard_files, shard_parser, spacy_pipeline
 from compsem.resources.lexicon import ADJECTIVE_CLASSES, load_adjective_lexicon
 from compsem.resources.spacy_pipeline import DEFAULT_SPACY_MODEL, pipeline_id
@@ -658,6 +664,13 @@ def build_kwargs(args: argparse.Namespace) -> dict:
         if getattr(args, name):
             kwargs[name] = getattr(args, name)
     return kwargs
+
+
+def demo_kwargs() -> dict:
+    """One datatrove task per core (up to the glosses' parts): the pair counts do not depend on
+    the number of tasks when every document is parsed."""
+    parallel = min(os.cpu_count() or 1, GLOSS_PARTS)
+    return {"tasks": parallel, "workers": parallel}
 
 
 def default_config_names(config_kwargs: dict) -> list[str]:

@@ -49,7 +49,7 @@ def cmd_demo(args: argparse.Namespace) -> int:
     for name in args.benchmarks:
         out = args.out / name
         module = benchmark_module(name)
-        exports = export_benchmark(name, out)
+        exports = export_benchmark(name, out, **getattr(module, "demo_kwargs", dict)())
         print(f"\n## {module.DEMO_TITLE}\n")
         print(summary_table(name, exports))
         example = module.BUILDER.DEFAULT_CONFIG_NAME

@@ -29,6 +29,8 @@ Optional, each with a fallback, so a module without them still exports and audit
   ``hypothesis`` when present.
 - ``ORIGINAL_CONFIGS`` whose builder takes ``original_release=DIR``: lets ``compsem audit DIR
   --original NAME`` audit a published release as read by ``loading_scripts/``.
+- ``demo_kwargs()``: builder keyword arguments for ``compsem demo`` that change how fast the
+  build runs but not what it holds (PLANE: parallel extraction). Without it: none.
 
 Every template is rendered with ``card_data``, ``exports``, ``provenance``, ``citation`` (the
 paper's BibTeX), ``version``, ``module``, ``regimes`` (``{regime: [config names]}``),
