@@ -309,6 +309,23 @@ def item_pool(pairs: pa.Table, lexicon_classes: dict[str, str], hypernyms: pa.Ta
     return _item_columns(table)
 
 
+def _item_ids(table: pa.Table, batch_rows: int = 100_000) -> pa.ChunkedArray:
+    """Each item's ``row_id``, a batch of rows at a time: the fields of two million items as
+    Python strings at once would cost about a gigabyte."""
+    chunks = []
+    for batch in table.select(["adjective", "noun", "hypernym", "inference_type"]).to_batches(
+        batch_rows
+    ):
+        fields = [batch.column(i).to_pylist() for i in range(4)]
+        chunks.append(
+            pa.array(
+                [row_id("plane", a, n, h or "", t) for a, n, h, t in zip(*fields, strict=True)],
+                pa.string(),
+            )
+        )
+    return pa.chunked_array(chunks, pa.string())
+
+
 def _item_columns(table: pa.Table) -> pa.Table:
     """Add premise, sentence, label and id to the joined pool, in ITEM_FEATURES order."""
     premise = pc.binary_join_element_wise(table["adjective"], table["noun"], " ")
@@ -322,19 +339,9 @@ def _item_columns(table: pa.Table) -> pa.Table:
     entails = np.array([ENTAILS[klass] for klass in ADJECTIVE_CLASSES], dtype=np.int64)
     klass = pc.index_in(table["adjective_class"], pa.array(ADJECTIVE_CLASSES)).to_numpy()
     it = table["inference_type"].to_numpy()
-    ids = [
-        row_id("plane", a, n, h or "", t)
-        for a, n, h, t in zip(
-            table["adjective"].to_pylist(),
-            table["noun"].to_pylist(),
-            table["hypernym"].to_pylist(),
-            it.tolist(),
-            strict=True,
-        )
-    ]
     return pa.table(
         {
-            "id": pa.array(ids, pa.string()),
+            "id": _item_ids(table),
             "premise": premise,
             "hypothesis": table["hypothesis"],
             "sentence": sentence,
