@@ -8,6 +8,7 @@ clear message otherwise. ``demo_baseline(folder)`` is the demo's quick MiniLM fi
 from __future__ import annotations
 
 import argparse
+from collections.abc import Callable
 from pathlib import Path
 
 from compsem.harness.device import DEVICES, PRECISIONS
@@ -74,32 +75,22 @@ def _training_arguments(parser: argparse.ArgumentParser) -> None:
     _device_arguments(parser)
 
 
-def _common(args: argparse.Namespace) -> dict:
-    return {
-        "dataset": args.dataset,
-        "config": args.config,
-        "out": args.out,
-        "revision": args.revision,
-        "device": args.device,
-        "precision": args.precision,
-    }
-
-
-def _training(args: argparse.Namespace) -> dict:
-    return {
-        **_common(args),
-        "model": args.model,
-        "seeds": args.seeds,
-        "preset": args.preset,
-        "input_form": args.input_form,
-        "eval_split": args.eval_split,
-        "max_train_examples": args.max_train_examples,
-        "max_eval_examples": args.max_eval_examples,
-        "epochs": args.epochs,
-        "batch_size": args.batch_size,
-        "learning_rate": args.learning_rate,
-        "max_length": args.max_length,
-    }
+# What every command passes on; then each command's own arguments, by their argparse names.
+SHARED = ("dataset", "config", "out", "revision", "device", "precision")
+TRAINING = (
+    "model",
+    "seeds",
+    "preset",
+    "input_form",
+    "eval_split",
+    "max_train_examples",
+    "max_eval_examples",
+    "epochs",
+    "batch_size",
+    "learning_rate",
+    "max_length",
+)
+INFERENCE = ("model", "split", "max_eval_examples", "batch_size", "max_length")
 
 
 def _show(out: Path) -> None:
@@ -107,75 +98,26 @@ def _show(out: Path) -> None:
     print(f"Results in {out}/")
 
 
-def cmd_train(args: argparse.Namespace) -> int:
-    from compsem.harness.commands import run_train
+def _runner(function: str, *arguments: str) -> Callable[[argparse.Namespace], int]:
+    """A handler that calls ``compsem.harness.commands.<function>`` with the shared and the
+    named arguments, then prints the run's summary."""
 
-    run_train(**_training(args), save_model=args.save_model)
-    _show(args.out)
-    return 0
+    def handler(args: argparse.Namespace) -> int:
+        from compsem.harness import commands
 
+        run = getattr(commands, function)
+        run(**{name: getattr(args, name) for name in (*SHARED, *arguments)})
+        _show(args.out)
+        return 0
 
-def cmd_curve(args: argparse.Namespace) -> int:
-    from compsem.harness.commands import run_curve
-
-    run_curve(
-        **_training(args),
-        shots=args.shots,
-        metric=args.metric,
-        pool_split=args.pool_split,
-        base_split=args.base_split,
-    )
-    _show(args.out)
-    return 0
+    return handler
 
 
-def cmd_zero_shot(args: argparse.Namespace) -> int:
-    from compsem.harness.commands import run_zero_shot
-
-    run_zero_shot(
-        **_common(args),
-        model=args.model,
-        label_map=args.label_map,
-        split=args.split,
-        preset=args.preset,
-        max_eval_examples=args.max_eval_examples,
-        batch_size=args.batch_size,
-        max_length=args.max_length,
-    )
-    _show(args.out)
-    return 0
-
-
-def cmd_prompt(args: argparse.Namespace) -> int:
-    from compsem.harness.commands import run_prompt
-
-    run_prompt(
-        **_common(args),
-        model=args.model,
-        split=args.split,
-        max_eval_examples=args.max_eval_examples,
-        batch_size=args.batch_size,
-        max_length=args.max_length,
-    )
-    _show(args.out)
-    return 0
-
-
-def cmd_score(args: argparse.Namespace) -> int:
-    from compsem.harness.commands import run_score
-
-    run_score(
-        **_common(args),
-        model=args.model,
-        method=args.method,
-        split=args.split,
-        max_evidence=args.max_evidence,
-        max_eval_examples=args.max_eval_examples,
-        batch_size=args.batch_size,
-        max_length=args.max_length,
-    )
-    _show(args.out)
-    return 0
+cmd_train = _runner("run_train", *TRAINING, "save_model")
+cmd_curve = _runner("run_curve", *TRAINING, "shots", "metric", "pool_split", "base_split")
+cmd_zero_shot = _runner("run_zero_shot", *INFERENCE, "label_map", "preset")
+cmd_prompt = _runner("run_prompt", *INFERENCE)
+cmd_score = _runner("run_score", *INFERENCE, "method", "max_evidence")
 
 
 def cmd_report(args: argparse.Namespace) -> int:
