@@ -26,6 +26,7 @@ import os
 from collections import Counter
 from dataclasses import dataclass
 from itertools import product
+from pathlib import Path
 
 import datasets
 import numpy as np
@@ -46,6 +47,7 @@ from compsem.generation.plane.hypernyms import hypernym_table
 from compsem.loading_scripts.corpora import (
     GLOSS_PARTS,
     WORDNET_GLOSSES,
+    Corpus,
     CorpusError,
     open_corpus,
 )
@@ -168,7 +170,8 @@ class PlaneConfig(datasets.BuilderConfig):
         corpus: ``wordnet_glosses`` (default) or a text/JSONL/Parquet file or folder, or a
             ``save_to_disk`` dataset folder.
         extracted: instead of ``corpus``, the ``shards`` folder of an AN extraction already run
-            (e.g. on Slurm or Ray with ``compsem.generation.plane.extraction.an_extraction_pipeline``).
+            (e.g. on Slurm or Ray with
+            ``compsem.generation.plane.extraction.an_extraction_pipeline``).
         text_column: the column or JSON field that holds the text.
         lexicon: an adjective lexicon TSV (adjective, class, note); default the shipped one.
         spacy_model: an installed spaCy pipeline with a parser.
@@ -358,50 +361,54 @@ def _item_columns(table: pa.Table) -> pa.Table:
     )
 
 
-def corpus_source(config: PlaneConfig) -> dict:
-    """What the AN pairs are counted from: the corpus (or an extraction's shards), a fingerprint
-    of its content, and the parser."""
+def open_source(config: PlaneConfig) -> Corpus | list[Path]:
+    """The corpus to parse, or the checked shard files of an extraction run elsewhere."""
     if config.extracted:
         if config.corpus != WORDNET_GLOSSES:
             raise ValueError("Pass either a corpus or an extracted shards folder, not both.")
-        files = check_an_shards(config.extracted)
+        return check_an_shards(config.extracted)
+    return open_corpus(config.corpus, config.text_column)
+
+
+def describe_source(config: PlaneConfig, source: Corpus | list[Path]) -> dict:
+    """What the AN pairs are counted from, a fingerprint of its content, and the parser: part of
+    the cache key and of the card's provenance."""
+    if isinstance(source, Corpus):
         return {
-            "corpus": config.extracted,
-            "extracted": True,
-            "corpus_fingerprint": fingerprint("an_shards", [file_fingerprint(p) for p in files]),
-            "spacy_model": shard_parser(files),
+            "corpus": config.corpus,
+            "extracted": False,
+            "corpus_fingerprint": source.fingerprint,
+            "spacy_model": pipeline_id(spacy_pipeline(config.spacy_model, DISABLED)),
         }
     return {
-        "corpus": config.corpus,
-        "extracted": False,
-        "corpus_fingerprint": open_corpus(config.corpus, config.text_column).fingerprint,
-        "spacy_model": pipeline_id(spacy_pipeline(config.spacy_model, DISABLED)),
+        "corpus": config.extracted,
+        "extracted": True,
+        "corpus_fingerprint": fingerprint("an_shards", [file_fingerprint(p) for p in source]),
+        "spacy_model": shard_parser(source),
     }
 
 
 def build_item_pool(config: PlaneConfig) -> pa.Table:
     """The item pool of ``config``'s inputs. Extraction, counting, the WordNet walk and the pool
     are cached by fingerprints of their inputs, so every config reads one cache."""
-    source = corpus_source(config)
+    source = open_source(config)
+    description = describe_source(config, source)
     # With --max-docs, which documents are parsed depends on how the corpus is split into tasks.
     tasks = config.tasks if config.max_docs and not config.extracted else None
-    pairs_key = fingerprint("an_pairs", source, config.max_docs, tasks, _PIPELINE_REVISION)
+    pairs_key = fingerprint("an_pairs", description, config.max_docs, tasks, _PIPELINE_REVISION)
 
     def count() -> pa.Table:
-        if config.extracted:
-            files = check_an_shards(config.extracted)
-        else:
-            corpus = open_corpus(config.corpus, config.text_column)
-            files = shard_files(
-                extract_an_pairs(
-                    corpus, config.spacy_model, config.max_docs, config.tasks, config.workers
-                )
+        files = source
+        if isinstance(source, Corpus):
+            shards = extract_an_pairs(
+                source, config.spacy_model, config.max_docs, config.tasks, config.workers
             )
+            files = shard_files(shards)
         pairs = count_an_shards(files)
         if len(pairs) == 0:
             raise CorpusError(
-                f"Corpus {source['corpus']!r} yielded no adjective-noun phrases: it is empty or "
-                "holds no English text. Pass a corpus of English sentences."
+                f"Corpus {description['corpus']!r} yielded no adjective-noun phrases: it is empty "
+                "or holds no English text. Pass a corpus of English sentences."
             )
         return pairs
 
@@ -696,7 +703,7 @@ def provenance(config: PlaneConfig) -> dict:
     return {
         "version": str(Plane.VERSION),
         "seed": config.seed,
-        **corpus_source(config),
+        **describe_source(config, open_source(config)),
         "max_docs": config.max_docs,
         "wordnet": wordnet_version(),
         "lexicon": lexicon.source,

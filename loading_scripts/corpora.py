@@ -23,6 +23,7 @@ import shutil
 import tempfile
 from collections.abc import Iterator
 from dataclasses import dataclass, field
+from functools import cached_property
 from pathlib import Path
 
 import pyarrow as pa
@@ -49,8 +50,9 @@ class Corpus:
     text_column: str = "text"
     saved_dataset: bool = False
 
-    @property
+    @cached_property
     def fingerprint(self) -> str:
+        """A hash of the corpus's content (every file read once), or of WordNet's version."""
         if self.spec == WORDNET_GLOSSES:
             from compsem.resources.wordnet import wordnet_version
 
