@@ -6,8 +6,9 @@ corpus states it there (a positive), false if it is a WordNet hyponym replacemen
 that the window never states, with any synonym (a negative). A model judges it from the
 ``evidence``, the other propositions about the same arguments in the same window (§4, App. D):
 
-1. relation triples from the dependency parse of every article (``compsem.generation.booqa.relations``), run as a
-   datatrove pipeline (``compsem.generation.booqa.propositions``);
+1. relation triples from the dependency parse of every article
+   (``compsem.generation.booqa.relations``), run as a datatrove pipeline
+   (``compsem.generation.booqa.propositions``);
 2. context windows of disjoint ``window_days``-day spans; starring argument pairs: mentioned in at
    least ``min_articles`` articles with at least ``min_predicates`` predicates in a window;
    felicitous predicates: seen with at least ``min_pairs`` distinct argument pairs anywhere;
@@ -15,7 +16,8 @@ that the window never states, with any synonym (a negative). A model judges it f
    replacements of a span of the positive's predicate that are felicitous and absent, with every
    synonym, from the pair's window (``compsem.generation.booqa.predicate_hyponyms``);
 4. bundles of a positive and at most two negatives, windows by article count, negatives by
-   frequency bucket (``compsem.generation.booqa.bundles``); ``dev`` and ``test`` from disjoint time spans.
+   frequency bucket (``compsem.generation.booqa.bundles``); ``dev`` and ``test`` from disjoint
+   time spans.
 
 Example::
 
@@ -35,7 +37,9 @@ import pyarrow.compute as pc
 
 from compsem.builder import TableBuilder
 from compsem.fingerprint import row_id
-from compsem.generation.booqa.bundles import bucket_labels  # noqa: F401 (the card orders buckets with it)
+
+# bucket_labels: the card orders the frequency buckets with it.
+from compsem.generation.booqa.bundles import bucket_labels  # noqa: F401
 from compsem.generation.booqa.population import (
     ThresholdError,
     corpus_population,
@@ -170,7 +174,8 @@ class BooqaConfig(datasets.BuilderConfig):
         corpus: ``demo`` (the embedded demo corpus) or dated articles: a JSONL/Parquet file with
             ``id``, ``date``, ``text``, a folder of them, or a ``save_to_disk`` folder.
         extracted: instead of ``corpus``, the ``shards`` folder of an extraction already run
-            (e.g. on Slurm or Ray with ``compsem.generation.booqa.propositions.extraction_pipeline``).
+            (e.g. on Slurm or Ray with
+            ``compsem.generation.booqa.propositions.extraction_pipeline``).
         preset: ``paper`` (the thresholds and sizes of App. D and Table 4) or ``demo`` (scaled
             down); default ``demo`` for the demo corpus, ``paper`` otherwise. Every threshold
             below left at None comes from the preset.

@@ -156,8 +156,9 @@ def record_location(reader, path: str, id_in_file) -> str:
     """Where a reader found a record, for error messages: the file, then its line or row."""
     folder = getattr(reader, "data_folder", None)  # disk readers name files relative to it
     source = folder.resolve_paths(path) if folder is not None else path
-    line_based = isinstance(id_in_file, int) and not str(path).endswith(".parquet")
-    return f"{source}, {'line' if line_based else 'row'} {id_in_file + 1 if line_based else id_in_file}"
+    if isinstance(id_in_file, int) and not str(path).endswith(".parquet"):
+        return f"{source}, line {id_in_file + 1}"
+    return f"{source}, row {id_in_file}"
 
 
 class FirstDocuments(PipelineStep):

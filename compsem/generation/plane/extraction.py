@@ -47,6 +47,7 @@ AN_PAIR_SCHEMA = pa.schema(
         ("pmi", pa.float64()),
     ]
 )
+COUNT_SCHEMA = AN_PAIR_SCHEMA.remove(AN_PAIR_SCHEMA.get_field_index("pmi"))
 PAIR = ["adjective", "noun"]
 # Partial counts held before they are folded into the running totals.
 FOLD_ROWS = 2_000_000
@@ -151,8 +152,11 @@ def _pair_counts(table: pa.Table, target: list[str], aggregation: str) -> pa.Tab
 
 def _fold(partial: list[pa.Table]) -> pa.Table:
     """One count per pair from partial counts."""
-    schema = pa.schema([("adjective", pa.string()), ("noun", pa.string()), ("count", pa.int64())])
-    table = pa.concat_tables([t.cast(schema) for t in partial]) if partial else schema.empty_table()
+    table = (
+        pa.concat_tables([t.cast(COUNT_SCHEMA) for t in partial])
+        if partial
+        else COUNT_SCHEMA.empty_table()
+    )
     return _pair_counts(table, ["count"], "sum")
 
 
