@@ -75,6 +75,25 @@ def _training_arguments(parser: argparse.ArgumentParser) -> None:
     _device_arguments(parser)
 
 
+def _inference_arguments(
+    parser: argparse.ArgumentParser, batch_size: int, max_length: int | None
+) -> None:
+    """The arguments of INFERENCE other than ``--model`` (each command says which kind of model
+    it needs), and the device ones."""
+    parser.add_argument("--split", default="test", help="split to evaluate")
+    parser.add_argument(
+        "--max-eval-examples", type=int, metavar="N", help="cap the evaluated split at N rows"
+    )
+    parser.add_argument(
+        "--batch-size", type=int, default=batch_size, help="examples per forward pass"
+    )
+    if max_length is None:
+        parser.add_argument("--max-length", type=int, help="default: the preset's")
+    else:
+        parser.add_argument("--max-length", type=int, default=max_length, help="in tokens")
+    _device_arguments(parser)
+
+
 # What every command passes on; then each command's own arguments, by their argparse names.
 SHARED = ("dataset", "config", "out", "revision", "device", "precision")
 TRAINING = (
@@ -190,12 +209,8 @@ def add_commands(subparsers) -> None:
         metavar="MODEL_LABEL=OURS",
         help="map model labels the names do not (e.g. LABEL_0=entailment)",
     )
-    zero.add_argument("--split", default="test")
     zero.add_argument("--preset", default="auto", choices=["auto", *PRESETS])
-    zero.add_argument("--max-eval-examples", type=int, metavar="N")
-    zero.add_argument("--batch-size", type=int, default=64)
-    zero.add_argument("--max-length", type=int, help="default: the preset's")
-    _device_arguments(zero)
+    _inference_arguments(zero, batch_size=64, max_length=None)
     zero.set_defaults(handler=cmd_zero_shot)
 
     prompt = subparsers.add_parser(
@@ -209,11 +224,7 @@ def add_commands(subparsers) -> None:
     )
     _data_arguments(prompt, config_default="two_shot")
     prompt.add_argument("--model", required=True, help="a masked language model")
-    prompt.add_argument("--split", default="test")
-    prompt.add_argument("--max-eval-examples", type=int, metavar="N")
-    prompt.add_argument("--batch-size", type=int, default=32)
-    prompt.add_argument("--max-length", type=int, default=128)
-    _device_arguments(prompt)
+    _inference_arguments(prompt, batch_size=32, max_length=128)
     prompt.set_defaults(handler=cmd_prompt)
 
     score = subparsers.add_parser(
@@ -233,14 +244,10 @@ def add_commands(subparsers) -> None:
         default="auto",
         help="auto: nli if the model has an entailment label, else cosine",
     )
-    score.add_argument("--split", default="test")
     score.add_argument(
         "--max-evidence", type=int, help="evidence per hypothesis (default 3200, Appendix G)"
     )
-    score.add_argument("--max-eval-examples", type=int, metavar="N")
-    score.add_argument("--batch-size", type=int, default=64)
-    score.add_argument("--max-length", type=int, default=128)
-    _device_arguments(score)
+    _inference_arguments(score, batch_size=64, max_length=128)
     score.set_defaults(handler=cmd_score)
 
     report = subparsers.add_parser(

@@ -31,6 +31,11 @@ def curve_plot(summary: dict, metric: str, title: str, path: Path) -> Path:
     axes.set_xlabel("training examples (shots)")
     axes.set_ylabel(metric)
     axes.set_ylim(0, 1)
+    return _save(plt, figure, axes, title, path)
+
+
+def _save(plt, figure, axes, title: str, path: Path) -> Path:
+    """Title, grid and legend in the plots' common style, then write the PNG and free it."""
     axes.set_title(title, fontsize=9)
     axes.grid(alpha=0.3)
     axes.legend(fontsize=8)
@@ -50,10 +55,4 @@ def precision_recall_plot(curve: dict, baseline: float, title: str, path: Path) 
     axes.set_ylabel("precision")
     axes.set_xlim(0, 1)
     axes.set_ylim(0, 1.02)
-    axes.set_title(title, fontsize=9)
-    axes.grid(alpha=0.3)
-    axes.legend(fontsize=8)
-    figure.tight_layout()
-    figure.savefig(path)
-    plt.close(figure)
-    return path
+    return _save(plt, figure, axes, title, path)
