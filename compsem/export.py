@@ -60,11 +60,11 @@ from compsem import card as cards
 from compsem.versioning import config_fingerprint, dataset_fingerprint
 
 BENCHMARKS = {
-    "plane": "compsem.builders.plane",
-    "rnpc": "compsem.builders.rnpc",
-    "seti": "compsem.builders.seti",
-    "booqa": "compsem.builders.booqa",
-    "montague": "compsem.builders.montague",
+    "plane": "compsem.builders.plane.builder",
+    "rnpc": "compsem.builders.rnpc.builder",
+    "seti": "compsem.builders.seti.builder",
+    "booqa": "compsem.builders.booqa.builder",
+    "montague": "compsem.builders.montague.builder",
 }
 MAX_SHARD_ROWS = 500_000
 

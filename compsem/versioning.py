@@ -174,7 +174,7 @@ def golden_problems(current: dict, golden: dict) -> list[str]:
     if changed and version == stored_version:
         return [
             f"The generated content of {name} changed ({'; '.join(changed)}) but its VERSION is "
-            f"still {version}. If the change is intended, bump VERSION in builders/{name}.py "
+            f"still {version}. If the change is intended, bump VERSION in builders/{name}/ (its builder) "
             f"(semantic versioning), add a CHANGELOG entry, then regenerate the golden file with "
             f"`{command}` and commit it. If it is not intended, find what changed the output."
         ]

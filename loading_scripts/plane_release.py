@@ -84,13 +84,13 @@ def _inference_type(text: str, adjective: str, noun: str, hypernym: str, where: 
 
 @functools.cache
 def _hypernym_distances(noun: str) -> dict[str, int]:
-    from compsem.generation.plane.hypernyms import unigram_hypernyms
+    from compsem.builders.plane.hypernyms import unigram_hypernyms
 
     return unigram_hypernyms(noun, 3)
 
 
 def _rows_to_table(rows: list[tuple[Path, int, list]]) -> pa.Table:
-    from compsem.builders.plane import ITEM_FEATURES, row_id
+    from compsem.builders.plane.builder import ITEM_FEATURES, row_id
 
     records = []
     for path, number, row in rows:

@@ -21,8 +21,8 @@ from pathlib import Path
 
 import pyarrow as pa
 
-from compsem.generation.seti.lexicon import relation
-from compsem.generation.seti.sentences import NAT_PAIR_SCHEMA, deduplicated, pair_row, parse_frames
+from compsem.builders.seti.lexicon import relation
+from compsem.builders.seti.sentences import NAT_PAIR_SCHEMA, deduplicated, pair_row, parse_frames
 
 REQUIRED_COLUMNS = ("sentence_A", "sentence_B", "entailment_label")
 LABELS = {"ENTAILMENT": 1, "NEUTRAL": 0, "CONTRADICTION": 0}

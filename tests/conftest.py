@@ -27,7 +27,7 @@ def compsem_cache(tmp_path_factory):
 @pytest.fixture(scope="session")
 def plane_export(tmp_path_factory) -> Path:
     """Every generated PLANE config, exported once for the whole session."""
-    from compsem.builders.plane import demo_kwargs
+    from compsem.builders.plane.builder import demo_kwargs
     from compsem.export import export_benchmark
 
     out = tmp_path_factory.mktemp("exports") / "plane"

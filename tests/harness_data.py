@@ -21,11 +21,11 @@ from datasets.info import DatasetInfosDict
 from datasets.utils.metadata import MetadataConfigs
 from huggingface_hub import DatasetCard, DatasetCardData
 
-from compsem.builders import plane
-from compsem.builders.booqa import EN_FEATURES
+from compsem.builders.booqa.builder import EN_FEATURES
+from compsem.builders.plane import builder as plane
+from compsem.builders.plane.extraction import an_pair_table
+from compsem.builders.plane.hypernyms import hypernym_table
 from compsem.export import write_parquet_shards
-from compsem.generation.plane.extraction import an_pair_table
-from compsem.generation.plane.hypernyms import hypernym_table
 from compsem.harness.cli import add_commands
 from compsem.harness.commands import default_model
 

@@ -183,7 +183,7 @@ def test_a_benchmark_module_supplies_its_own_regime_checks():
     assert regime_checks(module, "rnpc", "modifier_ood") == [modifiers_disjoint]
     assert len(regime_checks(module, "rnpc", "other")) == 1
     assert regime_checks(types.SimpleNamespace(), "seti", "anything") == []
-    plane = importlib.import_module("compsem.builders.plane")
+    plane = importlib.import_module("compsem.builders.plane.builder")
     assert regime_checks(plane, "plane", "goood") == checks.PLANE_AUDIT_CHECKS["goood"]
 
 

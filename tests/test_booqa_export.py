@@ -8,9 +8,9 @@ import sys
 import pytest
 from datasets import ClassLabel, load_dataset
 
-from compsem.builders.booqa import LABEL_NAMES, ThresholdError
+from compsem.builders.booqa.builder import LABEL_NAMES, ThresholdError
+from compsem.builders.booqa.propositions import extraction_pipeline
 from compsem.export import export_benchmark
-from compsem.generation.booqa.propositions import extraction_pipeline
 from compsem.loading_scripts.booqa_corpus import (
     NewsCorpusError,
     demo_corpus_path,

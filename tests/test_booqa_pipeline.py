@@ -16,8 +16,8 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 import pytest
 
+from compsem.builders.booqa.propositions import ARTICLE_SCHEMA, extraction_pipeline
 from compsem.export import export_benchmark
-from compsem.generation.booqa.propositions import ARTICLE_SCHEMA, extraction_pipeline
 from compsem.loading_scripts.booqa_corpus import (
     NewsCorpusError,
     demo_corpus_path,
@@ -88,7 +88,7 @@ from pathlib import Path
 from datatrove.pipeline.base import PipelineStep
 from compsem.loading_scripts.booqa_corpus import open_news_corpus
 from compsem.pipeline import run_locally
-from compsem.generation.booqa.propositions import extraction_pipeline
+from compsem.builders.booqa.propositions import extraction_pipeline
 
 class KillDuringRank2(PipelineStep):
     name = "kill"

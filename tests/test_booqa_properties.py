@@ -9,12 +9,12 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 import pytest
 
-from compsem.builders.booqa import PRESETS, BooqaConfig, settings
+from compsem.builders.booqa.builder import PRESETS, BooqaConfig, settings
+from compsem.builders.booqa.bundles import bucket_labels, frequency_bucket
+from compsem.builders.booqa.propositions import extract_triples
+from compsem.builders.booqa.relations import realise
+from compsem.builders.booqa.splits import mask
 from compsem.export import export_benchmark
-from compsem.generation.booqa.bundles import bucket_labels, frequency_bucket
-from compsem.generation.booqa.propositions import extract_triples
-from compsem.generation.booqa.relations import realise
-from compsem.generation.booqa.splits import mask
 from compsem.loading_scripts.booqa_corpus import open_news_corpus
 from compsem.metrics.aucnorm.aucnorm import aucnorm_scores
 from compsem.pipeline import shard_files

@@ -5,15 +5,15 @@ import numpy as np
 import pyarrow as pa
 import pytest
 
-from compsem.generation.booqa.bundles import (
+from compsem.builders.booqa.bundles import (
     bucket_labels,
     frequency_bucket,
     sample_bundles,
     time_split,
 )
-from compsem.generation.booqa.predicate_hyponyms import hyponym_replacements, span_pos
-from compsem.generation.booqa.relations import realise, relation_triples
-from compsem.generation.booqa.splits import (
+from compsem.builders.booqa.predicate_hyponyms import hyponym_replacements, span_pos
+from compsem.builders.booqa.relations import realise, relation_triples
+from compsem.builders.booqa.splits import (
     bundles_whole,
     no_shared_proposition,
     time_spans_disjoint,

@@ -6,7 +6,7 @@ from pathlib import Path
 import pytest
 from datasets import ClassLabel, load_dataset
 
-from compsem.builders.plane import LABEL_NAMES
+from compsem.builders.plane.builder import LABEL_NAMES
 from compsem.export import ExportError, export_benchmark
 from compsem.loading_scripts.corpora import CorpusError
 from tests.conftest import TEST_MAX_DOCS, read_config
@@ -88,7 +88,7 @@ def test_empty_corpus_fails_clearly_and_leaves_the_previous_export(tmp_path):
 
 
 def test_a_failing_config_leaves_no_partial_export(tmp_path, monkeypatch):
-    import compsem.builders.plane as plane
+    import compsem.builders.plane.builder as plane
 
     def explode(*args, **kwargs):
         raise RuntimeError("interrupted")

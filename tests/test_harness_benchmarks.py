@@ -7,8 +7,8 @@ benchmarks end to end and books its scores per group, not how well MiniLM does.
 
 import pytest
 
+from compsem.builders.rnpc.rules import EPC_LABELS
 from compsem.export import export_benchmark
-from compsem.generation.rnpc.rules import EPC_LABELS
 from compsem.harness.results import read_results
 from tests.harness_data import compsem, minilm_with_head
 

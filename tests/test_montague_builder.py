@@ -7,23 +7,23 @@ from itertools import permutations
 import pytest
 from datasets import ClassLabel, load_dataset
 
-from compsem.builders.montague import (
+from compsem.builders.montague.builder import (
     FEATURES,
     LEXICON_LABELS,
     TYPE_PAIRS,
     lexicon_table,
     phrase_table,
 )
-from compsem.card import card_problems
-from compsem.export import export_benchmark
-from compsem.generation.montague.lexicon import (
+from compsem.builders.montague.lexicon import (
     ADJECTIVE_TYPES,
     NOUN,
     MontagueLexiconError,
     load_lexicon,
     parse_lexicon,
 )
-from compsem.generation.montague.plane_an import CONCRETE_LEXNAMES, type_of
+from compsem.builders.montague.plane_an import CONCRETE_LEXNAMES, type_of
+from compsem.card import card_problems
+from compsem.export import export_benchmark
 from compsem.resources.lexicon import load_adjective_lexicon
 from tests.conftest import read_config
 

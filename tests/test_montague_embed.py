@@ -7,7 +7,7 @@ import json
 import numpy as np
 import pytest
 
-from compsem.generation.montague.lexicon import (
+from compsem.builders.montague.lexicon import (
     ADJECTIVE_TYPES,
     TYPE_CODES,
     MontagueLexiconError,

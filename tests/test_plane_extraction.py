@@ -13,9 +13,9 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 import pytest
 
-from compsem.builders.plane import PlaneConfig, build_item_pool
-from compsem.generation.plane import extraction
-from compsem.generation.plane.extraction import (
+from compsem.builders.plane import extraction
+from compsem.builders.plane.builder import PlaneConfig, build_item_pool
+from compsem.builders.plane.extraction import (
     AN_SHARD_SCHEMA,
     DISABLED,
     amod_pairs,

@@ -3,8 +3,8 @@
 import pandas as pd
 import pytest
 
-from compsem.builders.plane import ENTAILS, MAX_HYPERNYM_DISTANCE, N_RESAMPLES, VERBALISERS
-from compsem.generation.plane.hypernyms import unigram_hypernyms
+from compsem.builders.plane.builder import ENTAILS, MAX_HYPERNYM_DISTANCE, N_RESAMPLES, VERBALISERS
+from compsem.builders.plane.hypernyms import unigram_hypernyms
 from compsem.text import copular_sentence
 from tests.conftest import read_config
 

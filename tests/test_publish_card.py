@@ -6,7 +6,7 @@ import pytest
 import yaml
 from huggingface_hub import DatasetCard
 
-from compsem.builders.plane import BUILDER_CONFIGS, Plane
+from compsem.builders.plane.builder import BUILDER_CONFIGS, Plane
 from compsem.card import (
     AUDIT_END,
     AUDIT_START,

@@ -85,7 +85,7 @@ def record(version: str, fingerprint: str, rows: int = 10) -> dict:
 def test_changed_content_without_a_version_bump_says_bump_and_regenerate():
     (problem,) = golden_problems(record("1.0.0", "new", 12), record("1.0.0", "old"))
     assert "changed (goood_split_1 (test 10→12 rows))" in problem
-    assert "bump VERSION in builders/plane.py" in problem
+    assert "bump VERSION in builders/plane/" in problem
     assert "`python -m compsem.versioning update plane`" in problem
 
 

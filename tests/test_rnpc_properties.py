@@ -13,11 +13,11 @@ import pandas as pd
 import pytest
 from datasets import ClassLabel, load_dataset
 
-from compsem.builders.rnpc import LEARNING_CURVE_SIZES, RnpcConfig
+from compsem.builders.rnpc.builder import LEARNING_CURVE_SIZES, RnpcConfig
+from compsem.builders.rnpc.nouns import load_events, load_nouns, load_second_nouns
+from compsem.builders.rnpc.rules import RULES
 from compsem.cli import main
 from compsem.export import ExportError, export_benchmark
-from compsem.generation.rnpc.nouns import load_events, load_nouns, load_second_nouns
-from compsem.generation.rnpc.rules import RULES
 from compsem.resources.modifiers import load_modifier_lexicon, read_attributes
 from compsem.resources.wordnet import wordnet
 from compsem.text import indefinite_article

@@ -3,14 +3,14 @@ parser check and the Boolean rules of Table 3, with every bad-input path."""
 
 import pytest
 
-from compsem.generation.seti.compose import InferenceType, ci, embed, nat, ver
-from compsem.generation.seti.lexicon import (
+from compsem.builders.seti.compose import InferenceType, ci, embed, nat, ver
+from compsem.builders.seti.lexicon import (
     SetiLexiconError,
     load_embedding_verbs,
     load_sentence_lexicon,
     relation,
 )
-from compsem.generation.seti.sentences import Clause, clause_frame, parses_as
+from compsem.builders.seti.sentences import Clause, clause_frame, parses_as
 from compsem.inflection import past_participle, present_participle, third_person_singular
 from compsem.resources.spacy_pipeline import load_pipeline
 from compsem.resources.wordnet import wordnet

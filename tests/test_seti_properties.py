@@ -7,12 +7,12 @@ import pandas as pd
 import pytest
 from datasets import ClassLabel, load_dataset
 
-import compsem.builders.seti as seti
+import compsem.builders.seti.builder as seti
+from compsem.builders.seti.lexicon import load_sentence_lexicon, relation
+from compsem.builders.seti.sentences import clause_frame
+from compsem.builders.seti.splits import FEW_SHOT_SIZES, SetiSplitError
 from compsem.cli import main
 from compsem.export import export_benchmark
-from compsem.generation.seti.lexicon import load_sentence_lexicon, relation
-from compsem.generation.seti.sentences import clause_frame
-from compsem.generation.seti.splits import FEW_SHOT_SIZES, SetiSplitError
 from compsem.inflection import past_participle, present_participle
 from compsem.resources.spacy_pipeline import load_pipeline
 from compsem.resources.wordnet import wordnet

@@ -23,7 +23,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from compsem.generation.montague.lexicon import NOUN, MontagueLexicon
+from compsem.builders.montague.lexicon import NOUN, MontagueLexicon
 from compsem.harness.embed_models import Encoder, ModelError, load_encoder
 
 PHRASE_SETS = ("an", "aan")
@@ -48,8 +48,8 @@ class PhraseSet:
 
 
 def phrase_set(lexicon: MontagueLexicon, name: str) -> PhraseSet:
-    from compsem.builders.montague import PHRASE_SETS as ADJECTIVES_PER_PHRASE
-    from compsem.builders.montague import phrase_table
+    from compsem.builders.montague.builder import PHRASE_SETS as ADJECTIVES_PER_PHRASE
+    from compsem.builders.montague.builder import phrase_table
 
     table = phrase_table(lexicon, ADJECTIVES_PER_PHRASE[name])
     types = [[*kinds, NOUN] for kinds in table["adjective_types"].to_pylist()]
@@ -59,12 +59,12 @@ def phrase_set(lexicon: MontagueLexicon, name: str) -> PhraseSet:
 def resolve_lexicon(lexicon: str | MontagueLexicon | None) -> MontagueLexicon:
     """``paper`` (Appendix A, the default), ``plane`` (PLANE's adjectives and WordNet nouns), a
     lexicon TSV path, or a loaded lexicon."""
-    from compsem.generation.montague.lexicon import load_lexicon
+    from compsem.builders.montague.lexicon import load_lexicon
 
     if isinstance(lexicon, MontagueLexicon):
         return lexicon
     if lexicon == "plane":
-        from compsem.generation.montague.plane_an import plane_lexicon
+        from compsem.builders.montague.plane_an import plane_lexicon
 
         return plane_lexicon()
     return load_lexicon(None if lexicon in (None, "paper") else lexicon)
@@ -111,7 +111,7 @@ def run_embed(
 ) -> dict:
     """The consistency scores of each model (a spec for ``load_encoder`` or an ``Encoder``) on
     the chosen phrase sets of a lexicon; everything ``write_report`` needs."""
-    from compsem.builders.montague import Montague
+    from compsem.builders.montague.builder import Montague
 
     if not models:
         raise ModelError("no model given: pass at least one --model")

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from importlib import resources
 from pathlib import Path
 
-from compsem.generation.montague.lexicon import ADJECTIVE_TYPES, TYPE_CODES
+from compsem.builders.montague.lexicon import ADJECTIVE_TYPES, TYPE_CODES
 
 SCORE_COLUMNS = ("model", "phrase_set", "test", "types", "score", "count")
 ALL_TYPES = "all"

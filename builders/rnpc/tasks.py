@@ -1,0 +1,380 @@
+"""RNPC task items (SPTE, MPTE, EPC) from sampled recursive noun phrases, labelled by
+:mod:`compsem.builders.rnpc.rules`, and balanced by down-sampling (RNPC §4).
+
+Phrases are sampled in equal numbers for every pair of modifier *strata* (the categories and, per
+task, the subsective kind or the event effect), so all nine category combinations and every rule
+occur. Each candidate (phrase × hypothesis) is labelled from its modifiers' categories; each
+label is then down-sampled to an equal share spread evenly over (combo, rule) cells, and only
+the chosen candidates are realised as sentences.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+import pyarrow as pa
+
+from compsem.builders.rnpc.noun_phrases import (
+    Vocabulary,
+    determiner,
+    noun_phrase,
+    sample_phrases,
+    sentence_prefix,
+)
+from compsem.builders.rnpc.rules import (
+    EPC_LABELS,
+    MPTE_HYPOTHESES,
+    SPTE_HYPOTHESES,
+    SPTE_LABELS,
+    Slot,
+)
+from compsem.builders.rnpc.rules import epc as epc_rule
+from compsem.builders.rnpc.rules import mpte as mpte_rule
+from compsem.builders.rnpc.rules import spte as spte_rule
+from compsem.resources.modifiers import CATEGORY_CODES
+from compsem.resources.wordnet import wordnet
+
+TASKS = ("spte", "mpte", "epc")
+LABEL_NAMES = {"spte": SPTE_LABELS, "mpte": SPTE_LABELS, "epc": EPC_LABELS}
+HYPOTHESES = {"spte": SPTE_HYPOTHESES, "mpte": MPTE_HYPOTHESES, "epc": ("",)}
+RULE_FUNCTIONS = {
+    "spte": spte_rule,
+    "mpte": mpte_rule,
+    "epc": lambda hypothesis, m1, m2: epc_rule(m1, m2),
+}
+MAX_ROUNDS = 6
+MAX_DRAWS_PER_ITEM = 32  # bounds the search when a lexicon cannot fill every label
+
+
+@dataclass(frozen=True)
+class TaskInputs:
+    """What generation reads besides the vocabulary: MPTE's second nouns and EPC's events."""
+
+    vocabulary: Vocabulary
+    second_nouns: list[list[tuple[str, str]]]  # per noun: (N', gender) MPTE may pair it with
+    events: dict[str, list[str]]  # noun -> its defining events
+
+
+@dataclass(frozen=True)
+class Candidates:
+    """Labelled candidate items: row i is hypothesis ``hypothesis[i]`` of phrase
+    ``phrases[phrase[i]]`` (m1, m2, noun indices)."""
+
+    phrases: np.ndarray
+    phrase: np.ndarray
+    hypothesis: np.ndarray
+    rule: np.ndarray
+    label: np.ndarray
+    combo: np.ndarray
+
+    def take(self, rows: np.ndarray) -> Candidates:
+        return Candidates(
+            self.phrases,
+            *(column[rows] for column in (self.phrase, self.hypothesis, self.rule, self.label)),
+            self.combo[rows],
+        )
+
+
+def usable(task: str, vocabulary: Vocabulary) -> np.ndarray:
+    """Modifiers a task may use: EPC leaves out unclear effects and determiner-forcing
+    modifiers (its events are generic: 'A gun fires bullets.')."""
+    modifiers = vocabulary.modifiers
+    if task != "epc":
+        return np.ones(len(modifiers["modifier"]), dtype=bool)
+    return (modifiers["effect"] != "unclear") & (modifiers["determiner"] == "indefinite")
+
+
+def strata(task: str, vocabulary: Vocabulary) -> np.ndarray:
+    """Each modifier's stratum: its category, refined by what the task's rules read."""
+    modifiers = vocabulary.modifiers
+    category = modifiers["category"].astype(str)
+    if task == "spte":
+        return np.char.add(category, modifiers["kind"].astype(str))
+    if task == "epc":
+        effect = np.where(category == "privative", "", modifiers["effect"].astype(str))
+        return np.char.add(category, effect)
+    return category
+
+
+def noun_pool(task: str, inputs: TaskInputs) -> np.ndarray:
+    """The nouns a task may use: EPC's need an event, MPTE's a second noun."""
+    names = inputs.vocabulary.nouns["noun"]
+    if task == "epc":
+        return np.flatnonzero(np.isin(names, list(inputs.events)))
+    if task == "mpte":
+        return np.flatnonzero([bool(options) for options in inputs.second_nouns])
+    return np.arange(len(names))
+
+
+def sample_stratified(
+    task: str,
+    inputs: TaskInputs,
+    first: np.ndarray,
+    second: np.ndarray,
+    draws: int,
+    rng: np.random.Generator,
+) -> np.ndarray:
+    """Distinct phrases from ``draws`` draws shared equally by the (M1 stratum, M2 stratum)
+    pairs."""
+    vocabulary = inputs.vocabulary
+    stratum = strata(task, vocabulary)
+    nouns = noun_pool(task, inputs)
+    pairs = [(a, b) for a in np.unique(stratum[first]) for b in np.unique(stratum[second])]
+    per_pair = -(-draws // max(len(pairs), 1))
+    phrases = [
+        sample_phrases(
+            vocabulary,
+            first[stratum[first] == a],
+            second[stratum[second] == b],
+            nouns,
+            per_pair,
+            rng,
+        )
+        for a, b in pairs
+    ]
+    phrases = np.concatenate(phrases) if phrases else np.empty((0, 3), dtype=np.int64)
+    _, keep = np.unique(phrases, axis=0, return_index=True)
+    return phrases[np.sort(keep)]
+
+
+def label_candidates(task: str, vocabulary: Vocabulary, phrases: np.ndarray) -> Candidates:
+    """Every (phrase, hypothesis) the rules label; left-out readings are dropped. The rules run
+    once per combination of the two modifiers' (category, kind, effect)."""
+    m = vocabulary.modifiers
+    signatures = list(zip(m["category"], m["kind"], m["effect"], strict=True))
+    names = sorted(set(signatures))
+    code = np.array([names.index(s) for s in signatures])
+    n = len(names)
+    pair = code[phrases[:, 0]] * n + code[phrases[:, 1]]
+    combos = np.array(
+        [f"{CATEGORY_CODES[a[0]]}-{CATEGORY_CODES[b[0]]}" for a in names for b in names],
+        dtype=object,
+    )
+    parts = []
+    for hypothesis in HYPOTHESES[task]:
+        outcomes = [
+            RULE_FUNCTIONS[task](hypothesis, Slot(*a), Slot(*b)) for a in names for b in names
+        ]
+        rules = np.array([o[0] if o else "" for o in outcomes], dtype=object)
+        labels = np.array([o[1] if o else -1 for o in outcomes])
+        rows = np.flatnonzero(labels[pair] >= 0)
+        parts.append((rows, hypothesis, rules[pair[rows]], labels[pair[rows]], combos[pair[rows]]))
+    order = np.argsort(np.concatenate([rows for rows, *_ in parts]), kind="stable")
+    return Candidates(
+        phrases,
+        np.concatenate([rows for rows, *_ in parts])[order],
+        np.concatenate([np.full(len(rows), h, dtype=object) for rows, h, *_ in parts])[order],
+        np.concatenate([part[2] for part in parts])[order],
+        np.concatenate([part[3] for part in parts])[order],
+        np.concatenate([part[4] for part in parts])[order],
+    )
+
+
+def _phrase_fields(vocabulary: Vocabulary, m1: int, m2: int, noun: int) -> dict:
+    m, n = vocabulary.modifiers, vocabulary.nouns
+    det, np_text = noun_phrase(
+        [m["modifier"][m1], m["modifier"][m2], n["noun"][noun]],
+        determiner(m["determiner"][m1], m["determiner"][m2]),
+    )
+    return {
+        "np": np_text,
+        "det": det,
+        "modifier1": m["modifier"][m1],
+        "modifier2": m["modifier"][m2],
+        "noun": n["noun"][noun],
+        "supersense": n["supersense"][noun],
+        "m1_category": m["category"][m1],
+        "m2_category": m["category"][m2],
+        "m1_attribute": m["attribute"][m1],
+        "m2_attribute": m["attribute"][m2],
+        "combo": f"{CATEGORY_CODES[m['category'][m1]]}-{CATEGORY_CODES[m['category'][m2]]}",
+    }
+
+
+def _hypothesis_np(vocabulary: Vocabulary, modifier: int | None, noun_text: str) -> str:
+    m = vocabulary.modifiers
+    if modifier is None:
+        return noun_phrase([noun_text], "indefinite")[1]
+    return noun_phrase([m["modifier"][modifier], noun_text], m["determiner"][modifier])[1]
+
+
+def _capitalised(text: str) -> str:
+    return text[:1].upper() + text[1:]
+
+
+def realise(
+    task: str, inputs: TaskInputs, chosen: Candidates, rng: np.random.Generator
+) -> list[dict]:
+    """The chosen candidates as rows of the task's fields. One phrase's items share the
+    sentence prefix (and MPTE's second noun, EPC's event), drawn once per phrase.
+
+    SPTE: premise ``P Det M1 M2 N``, hypothesis ``P Det N`` / ``P Det M2 N`` / ``P Det M1 N``.
+    MPTE: premises ``P Det M1 M2 N. P Det N'.``, hypothesis ``P Det M1 N'`` / ``P Det M2 N'``.
+    EPC: event 1 ``Det N E``, event 2 ``Det M1 M2 N E`` with E a defining event of N."""
+    vocabulary, nouns = inputs.vocabulary, inputs.vocabulary.nouns
+    drawn: dict[int, dict] = {}
+    rows = []
+    for index, hypothesis, rule, label in zip(
+        chosen.phrase.tolist(),
+        chosen.hypothesis.tolist(),
+        chosen.rule.tolist(),
+        chosen.label.tolist(),
+        strict=True,
+    ):
+        m1, m2, noun = chosen.phrases[index].tolist()
+        if index not in drawn:
+            fields = _phrase_fields(vocabulary, m1, m2, noun)
+            if task == "epc":
+                options = inputs.events[fields["noun"]]
+                fields["event"] = options[rng.integers(len(options))]
+            else:
+                gender = nouns["gender"][noun]
+                if task == "mpte":
+                    options = inputs.second_nouns[noun]
+                    fields["second_noun"], second_gender = options[rng.integers(len(options))]
+                    gender = gender or second_gender
+                fields["prefix"] = sentence_prefix(fields["supersense"], gender, rng)
+            drawn[index] = fields
+        fields = drawn[index]
+        row = {**fields, "rule": rule, "label": label}
+        if task == "spte":
+            modifier = {"n": None, "m2_n": m2, "m1_n": m1}[hypothesis]
+            row["premise"] = f"{fields['prefix']} {fields['np']}."
+            row["hypothesis"] = (
+                f"{fields['prefix']} {_hypothesis_np(vocabulary, modifier, fields['noun'])}."
+            )
+            row["hypothesis_type"] = hypothesis
+        elif task == "mpte":
+            second = noun_phrase([fields["second_noun"]], "indefinite")[1]
+            modifier = {"m1": m1, "m2": m2}[hypothesis]
+            row["premise"] = f"{fields['prefix']} {fields['np']}. {fields['prefix']} {second}."
+            row["hypothesis"] = (
+                f"{fields['prefix']} {_hypothesis_np(vocabulary, modifier, fields['second_noun'])}."
+            )
+            row["hypothesis_modifier"] = hypothesis
+        else:
+            bare = noun_phrase([fields["noun"]], "indefinite")[1]
+            row["event1"] = f"{_capitalised(bare)} {fields['event']}."
+            row["event2"] = f"{_capitalised(fields['np'])} {fields['event']}."
+            row["m1_effect"] = vocabulary.modifiers["effect"][m1]
+            row["m2_effect"] = vocabulary.modifiers["effect"][m2]
+        rows.append(row)
+    return rows
+
+
+def second_noun_choices(vocabulary: Vocabulary, second_nouns: pa.Table) -> list:
+    """For each noun, the (N', gender) pairs MPTE may pair it with: same supersense, not the noun,
+    neither a hypernym of the other, and no clash of gender."""
+    nouns, second = vocabulary.nouns, second_nouns.to_pylist()
+    choices = []
+    for noun, synset, supersense, gender in zip(
+        nouns["noun"], nouns["synset"], nouns["supersense"], nouns["gender"], strict=True
+    ):
+        above = {s.name() for s in wordnet().synset(synset).closure(lambda s: s.hypernyms())}
+        choices.append(
+            [
+                (row["noun"], row["gender"])
+                for row in second
+                if row["supersense"] == supersense
+                and row["noun"] != noun
+                and row["synset"] != synset
+                and row["synset"] not in above
+                and synset not in row["ancestors"]
+                and (not gender or not row["gender"] or gender == row["gender"])
+            ]
+        )
+    return choices
+
+
+def task_inputs(vocabulary: Vocabulary, second_nouns: pa.Table, events: pa.Table) -> TaskInputs:
+    by_noun: dict[str, list[str]] = {}
+    for noun, event in zip(events["noun"].to_pylist(), events["event"].to_pylist(), strict=True):
+        by_noun.setdefault(noun, []).append(event)
+    return TaskInputs(vocabulary, second_noun_choices(vocabulary, second_nouns), by_noun)
+
+
+def label_quotas(total: int, n_labels: int) -> list[int]:
+    """Equal shares of ``total``; the remainder goes to the first labels."""
+    return [total // n_labels + (index < total % n_labels) for index in range(n_labels)]
+
+
+def spread_take(groups: np.ndarray, count: int, rng: np.random.Generator) -> np.ndarray:
+    """``count`` indices spread as evenly as possible over the groups (smallest groups filled
+    first, the rest shared), random within each group."""
+    names, inverse, sizes = np.unique(groups, return_inverse=True, return_counts=True)
+    quota = np.zeros(len(names), dtype=np.int64)
+    remaining = count
+    order = np.argsort(sizes, kind="stable")
+    for position, group in enumerate(order):
+        quota[group] = min(sizes[group], remaining // (len(order) - position))
+        remaining -= quota[group]
+    while remaining > 0:  # fewer than one per group is left: to random groups with room
+        room = rng.permutation(np.flatnonzero(sizes > quota))[:remaining]
+        quota[room] += 1
+        remaining -= len(room)
+    taken = [
+        rng.choice(np.flatnonzero(inverse == index), size=int(q), replace=False)
+        for index, q in enumerate(quota)
+        if q
+    ]
+    return np.sort(np.concatenate(taken)) if taken else np.array([], dtype=np.int64)
+
+
+def balance(
+    candidates: Candidates, quotas: list[int], rng: np.random.Generator
+) -> np.ndarray | None:
+    """Indices of ``quotas[label]`` candidates of each label, spread evenly over (combo, rule)
+    cells; None if some label has too few."""
+    cells = candidates.combo + "|" + candidates.rule
+    chosen = []
+    for label, quota in enumerate(quotas):
+        members = np.flatnonzero(candidates.label == label)
+        if len(members) < quota:
+            return None
+        chosen.append(members[spread_take(cells[members], quota, rng)])
+    return np.sort(np.concatenate(chosen))
+
+
+def generate(
+    task: str,
+    inputs: TaskInputs,
+    first: np.ndarray,
+    second: np.ndarray,
+    quotas: list[int],
+    rng: np.random.Generator,
+) -> list[dict]:
+    """``quotas[label]`` items of each label with M1 from ``first`` and M2 from ``second``
+    (modifier indices); draws more phrases, in proportion to the scarcest label's shortfall,
+    until each label has enough."""
+    n_labels = len(LABEL_NAMES[task])
+    draws = max(1_000, 2 * sum(quotas))
+    counts = np.zeros(n_labels, dtype=np.int64)
+    for _ in range(MAX_ROUNDS):
+        phrases = sample_stratified(task, inputs, first, second, draws, rng)
+        candidates = label_candidates(task, inputs.vocabulary, phrases)
+        chosen = balance(candidates, quotas, rng)
+        if chosen is not None:
+            return realise(task, inputs, candidates.take(chosen), rng)
+        counts = np.bincount(candidates.label, minlength=n_labels)
+        if len(phrases) < draws / 4 or draws >= MAX_DRAWS_PER_ITEM * sum(quotas):
+            break  # the draws mostly repeat phrases: there are no more to find
+        shortfall = max(quotas) / max(int(counts.min()), 1)
+        draws = min(
+            int(draws * min(max(2.0, 1.3 * shortfall), 8.0)), MAX_DRAWS_PER_ITEM * sum(quotas)
+        )
+    raise ValueError(
+        f"{task.upper()}: cannot reach {sum(quotas)} balanced items from this lexicon and these "
+        f"nouns (found {dict(zip(LABEL_NAMES[task], map(int, counts), strict=True))} per label). "
+        "Lower --size, or use a lexicon with more modifiers of each category."
+    )
+
+
+def learning_curve_order(rows: list[dict], rng: np.random.Generator) -> list[dict]:
+    """Shuffle, then interleave labels, so every prefix is as balanced as it can be."""
+    order = rng.permutation(len(rows))
+    labels = np.array([rows[i]["label"] for i in order])
+    rank = np.zeros(len(rows), dtype=np.int64)
+    for label in np.unique(labels):
+        rank[labels == label] = np.arange((labels == label).sum())
+    return [rows[order[i]] for i in np.lexsort((labels, rank))]

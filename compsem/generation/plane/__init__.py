@@ -1,2 +1,0 @@
-"""PLANE's generation steps: adjective-noun extraction from a corpus, and WordNet hypernyms.
-The builder is ``compsem.builders.plane``."""
