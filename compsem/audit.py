@@ -1,8 +1,8 @@
 """The split auditor: does each config keep what its split regime promises?
 
 For every config of an export folder (or of an original release read through
-``loading_scripts/``), the auditor runs the checks its regime promises (the benchmark module's
-``AUDIT_CHECKS``, see ``compsem/audit_checks.py``), the checks every regime promises (no
+``loading_scripts/``), the auditor runs the checks its regime promises (the benchmark spec's
+``audit_checks``, see ``compsem/audit_checks.py``), the checks every regime promises (no
 duplicate within or across splits), reports the label distribution, and measures
 hypothesis-only artefacts (``compsem/hypothesis_only.py``). A broken promise makes
 ``compsem audit`` exit non-zero; the report goes to stdout, optionally to JSON, and into the
@@ -15,7 +15,6 @@ card's audit section.
 
 from __future__ import annotations
 
-import importlib
 import tempfile
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
@@ -27,8 +26,11 @@ from tqdm.auto import tqdm
 from compsem import audit_checks as checks
 from compsem import card as cards
 from compsem.audit_checks import CheckResult
+from compsem.builders import BENCHMARKS, benchmark_spec
+from compsem.content_fingerprint import read_split_tables
+from compsem.export import export_benchmark
 from compsem.hypothesis_only import ProbeResult, probe
-from compsem.versioning import read_split_tables
+from compsem.spec import BenchmarkSpec
 
 
 class AuditError(ValueError):
@@ -83,40 +85,14 @@ class AuditReport:
         return render_markdown(self)
 
 
-def _module(benchmark: str | None):
-    if benchmark is None:
-        return None
-    from compsem.export import benchmark_module
-
-    return benchmark_module(benchmark)
-
-
-def regime_checks(module, benchmark: str | None, regime: str | None) -> list:
-    """The checks ``regime`` promises: the module's ``AUDIT_CHECKS``, else none."""
-    table = getattr(module, "AUDIT_CHECKS", None) or {}
-    return list(table.get(regime, table.get("*", [])))
-
-
-def config_regime(module, config: str) -> str | None:
-    if module is None:
-        return None
-    builder_config = module.BUILDER.builder_configs.get(config)
-    if builder_config is None:
-        return None
-    return getattr(builder_config, "regime", None) or config
-
-
 def detect_benchmark(card, configs: list[str]) -> str | None:
     """The benchmark named in the card's ``compsem`` block, else the registered benchmark whose
     builder knows every config."""
-    from compsem.export import BENCHMARKS
-
     named = cards.compsem_metadata(card).get("benchmark") if card is not None else None
     if named in BENCHMARKS:
         return named
-    for name, path in BENCHMARKS.items():
-        known = importlib.import_module(path).BUILDER.builder_configs
-        if configs and all(config in known for config in configs):
+    for name, spec in BENCHMARKS.items():
+        if configs and all(config in spec.builder.builder_configs for config in configs):
             return name
     return None
 
@@ -160,14 +136,14 @@ def read_export(folder: Path) -> dict[str, dict[str, pa.Table]]:
 def audit_config(
     name: str,
     splits: dict[str, pa.Table],
-    module=None,
-    benchmark: str | None = None,
+    spec: BenchmarkSpec | None = None,
     hypothesis_only: bool = True,
     max_hypothesis_only_aucnorm: float | None = None,
 ) -> ConfigAudit:
-    """Run one config's checks: its regime's promises, then the generic ones."""
-    regime = config_regime(module, name)
-    input_fields = getattr(module, "AUDIT_INPUT_FIELDS", None)
+    """Run one config's checks: its regime's promises (where the benchmark is known), then the
+    generic ones."""
+    regime = spec.config_regime(name) if spec else None
+    input_fields = spec.audit_input_fields if spec else None
     audit = ConfigAudit(name, regime, {split: t.num_rows for split, t in splits.items()})
     label_names = None
     first = next(iter(splits.values()))
@@ -177,13 +153,13 @@ def audit_config(
         label = datasets.Features.from_arrow_schema(first.schema).get("label")
         label_names = getattr(label, "names", None)
     generic = [checks.no_duplicates_within(input_fields), checks.no_duplicates_across(input_fields)]
-    for check in [*regime_checks(module, benchmark, regime), *generic]:
+    promised = spec.regime_checks(regime) if spec else []
+    for check in [*promised, *generic]:
         audit.checks.append(check(splits))
     if not any(c.name == "labels balanced" and c.passed is not None for c in audit.checks):
         audit.checks.append(checks.label_distribution(names=label_names)(splits))
     if hypothesis_only:
-        field_name = getattr(module, "AUDIT_HYPOTHESIS_FIELD", "hypothesis")
-        audit.probes = probe(splits, field_name)
+        audit.probes = probe(splits, spec.audit_hypothesis_field if spec else "hypothesis")
         if max_hypothesis_only_aucnorm is not None:
             audit.checks.append(_probe_ceiling(audit.probes, max_hypothesis_only_aucnorm))
     return audit
@@ -207,14 +183,12 @@ def audit_tables(
     hypothesis_only: bool = True,
     max_hypothesis_only_aucnorm: float | None = None,
 ) -> AuditReport:
-    module = _module(benchmark)
+    spec = benchmark_spec(benchmark) if benchmark else None
     report = AuditReport(source, benchmark, version, [])
-    report.hypothesis_field = getattr(module, "AUDIT_HYPOTHESIS_FIELD", "hypothesis")
+    report.hypothesis_field = spec.audit_hypothesis_field if spec else "hypothesis"
     for name, splits in tqdm(configs.items(), desc="Auditing configs", unit="config"):
         report.configs.append(
-            audit_config(
-                name, splits, module, benchmark, hypothesis_only, max_hypothesis_only_aucnorm
-            )
+            audit_config(name, splits, spec, hypothesis_only, max_hypothesis_only_aucnorm)
         )
     return report
 
@@ -255,10 +229,7 @@ def audit_release(
 ) -> AuditReport:
     """Audit a benchmark's original release, read by its builder's ``original_release`` input
     (the readers in ``loading_scripts/``), config by config as our schema."""
-    from compsem.export import export_benchmark
-
-    module = _module(benchmark)
-    originals = [c.name for c in getattr(module, "ORIGINAL_CONFIGS", [])]
+    originals = benchmark_spec(benchmark).original_configs
     if not originals:
         raise AuditError(f"{benchmark} has no reader for its original release.")
     names = configs or originals

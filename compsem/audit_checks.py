@@ -2,15 +2,13 @@
 
 A check is a callable ``(splits: dict[str, pyarrow.Table]) -> CheckResult``. The factories here
 build the ones the papers' regimes need; a builder module lists its own per regime in
-``AUDIT_CHECKS`` (see ``compsem/export.py``), e.g. an RNPC modifier-position check is::
+its spec's ``audit_checks`` (see ``compsem/spec.py``), e.g. an RNPC modifier-position check is::
 
     def modifier_positions_disjoint(splits):
         ...
         return CheckResult("modifier positions disjoint", passed=not shared, detail=...)
 
     AUDIT_CHECKS = {"modifier_ood": [modifier_positions_disjoint, label_balance()]}
-
-``PLANE_AUDIT_CHECKS`` holds PLANE's (§6.1 GOoD, §6.2 One-IT, Appendix D in-distribution).
 """
 
 from __future__ import annotations
@@ -327,29 +325,3 @@ def label_distribution(column: str = "label", names: list[str] | None = None) ->
         return CheckResult("label distribution", None, "; ".join(parts) or "no labels", False)
 
     return check
-
-
-_WORDS = ("adjective", "noun", "hypernym")
-_PLANE_GOOD = [
-    vocabulary_disjoint(_WORDS),
-    label_balance(),
-    share_balance("inference_type"),
-    no_lexical_cue(("noun", "hypernym")),
-]
-_PLANE_ONE_IT = [*_PLANE_GOOD, only_values("inference_type", {3}, "IT3 items only")]
-PLANE_AUDIT_CHECKS: dict[str, list[Check]] = {
-    "goood": _PLANE_GOOD,
-    "one_it": _PLANE_ONE_IT,
-    "original_goood": _PLANE_GOOD,
-    "original_one_it": _PLANE_ONE_IT,
-    "in_distribution": [
-        compounds_disjoint(
-            ("adjective", "noun", "hypernym", "inference_type"), name="compounds disjoint"
-        ),
-        compounds_disjoint(("adjective", "noun"), name="adjective-noun phrases disjoint"),
-        atoms_in_train(_WORDS),
-        label_balance(),
-        share_balance("inference_type"),
-        no_lexical_cue(("noun", "hypernym")),
-    ],
-}

@@ -242,3 +242,8 @@ WORDNET_LICENSE = {
     "license_name": "wordnet-3.0",
     "license_link": "https://wordnet.princeton.edu/license-and-commercial-use",
 }
+
+
+def template_path(name: str) -> Path:
+    """The path of a card template shipped in ``cards/`` (``compsem.cards``)."""
+    return Path(str(resources.files("compsem.cards") / name))

@@ -6,9 +6,11 @@ import argparse
 import sys
 from pathlib import Path
 
-from compsem.export import BENCHMARKS, benchmark_module
+from compsem.builders import BENCHMARKS
+from compsem.export import export_benchmark
 from compsem.help_format import HelpFormatter
 from compsem.resources.spacy_pipeline import DEFAULT_SPACY_MODEL
+from compsem.settings import add_setting_arguments, setting_values
 
 DEMO_OUT = Path("compsem-demo")
 
@@ -34,25 +36,22 @@ def summary_table(benchmark: str, exports) -> str:
 
 
 def cmd_build(args: argparse.Namespace) -> int:
-    from compsem.export import benchmark_module, export_benchmark
-
-    kwargs = benchmark_module(args.benchmark).build_kwargs(args)
-    exports = export_benchmark(args.benchmark, args.out, args.config, **kwargs)
+    spec = BENCHMARKS[args.benchmark]
+    kwargs = setting_values(args, spec.config_class)
+    exports = export_benchmark(spec, args.out, args.config, **kwargs)
     print(summary_table(args.benchmark, exports))
     print(f"\nWrote {args.out}: load it with load_dataset({str(args.out)!r}, CONFIG)")
     return 0
 
 
 def cmd_demo(args: argparse.Namespace) -> int:
-    from compsem.export import benchmark_module, export_benchmark
-
     for name in args.benchmarks:
         out = args.out / name
-        module = benchmark_module(name)
-        exports = export_benchmark(name, out, **getattr(module, "demo_kwargs", dict)())
-        print(f"\n## {module.DEMO_TITLE}\n")
+        spec = BENCHMARKS[name]
+        exports = export_benchmark(spec, out, **spec.demo_settings())
+        print(f"\n## {spec.title}\n")
         print(summary_table(name, exports))
-        example = module.BUILDER.DEFAULT_CONFIG_NAME
+        example = spec.builder.DEFAULT_CONFIG_NAME
         print(f"\nExported to {out}/ — load_dataset({str(out)!r}, {example!r})")
     if "plane" in args.benchmarks:
         from compsem.harness.cli import demo_baseline
@@ -129,14 +128,13 @@ def build_parser() -> argparse.ArgumentParser:
         "the inputs of each benchmark.",
     )
     benchmarks = build.add_subparsers(dest="benchmark", required=True, metavar="BENCHMARK")
-    for name in BENCHMARKS:
-        module = benchmark_module(name)
-        sub = benchmarks.add_parser(name, formatter_class=HelpFormatter, help=module.DEMO_TITLE)
+    for name, spec in BENCHMARKS.items():
+        sub = benchmarks.add_parser(name, formatter_class=HelpFormatter, help=spec.title)
         sub.add_argument("--out", type=Path, required=True, help="folder to (re)write atomically")
         sub.add_argument(
             "--config", nargs="+", metavar="NAME", help="configs to build (default: all)"
         )
-        module.add_build_arguments(sub)
+        add_setting_arguments(sub, spec.config_class)
         sub.set_defaults(handler=cmd_build)
 
     demo = commands.add_parser(

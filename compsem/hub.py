@@ -21,6 +21,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from compsem import card as cards
+from compsem.builders import BENCHMARKS
 
 DEFAULT_ORGANISATION = "compsem"
 UPLOADED = ["README.md", "*.parquet", "**/*.parquet"]
@@ -173,8 +174,6 @@ def resolve_repo(name_or_repo: str) -> str:
     """``plane`` → ``compsem/plane``; ``org/name`` stays as it is."""
     if "/" in name_or_repo:
         return name_or_repo
-    from compsem.export import BENCHMARKS
-
     if name_or_repo not in BENCHMARKS:
         raise PublishError(
             f"{name_or_repo!r} is neither ORG/NAME, a local folder, nor a benchmark "

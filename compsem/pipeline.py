@@ -24,9 +24,11 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from itertools import islice
 from pathlib import Path
 
+import datasets
 import pyarrow as pa
 import pyarrow.parquet as pq
 from datatrove.executor import LocalPipelineExecutor
@@ -37,10 +39,14 @@ from datatrove.pipeline.writers import ParquetWriter
 from datatrove.utils.logging import logger
 
 from compsem.fingerprint import cache_root
-from compsem.loading_scripts.corpora import CorpusError
 from compsem.resources.spacy_pipeline import DEFAULT_SPACY_MODEL, load_pipeline
+from compsem.settings import build_setting
 
 SHARD_PATTERN = "*.parquet"
+
+
+class CorpusError(ValueError):
+    """A corpus cannot be read: the message names the file (and line) and what to do."""
 
 
 class PipelineIncompleteError(RuntimeError):
@@ -274,19 +280,22 @@ def run_locally(
         )
 
 
-def add_pipeline_arguments(parser, spacy_model: str, spacy_help: str) -> None:
-    """The command-line inputs of a builder that extracts on this runner."""
-    parser.add_argument(
-        "--extracted",
+@dataclass
+class PipelineConfig(datasets.BuilderConfig):
+    """The settings of a builder that parses its corpus on this runner (a ``BuilderConfig`` base
+    for the benchmark's own config class)."""
+
+    extracted: str | None = build_setting(
+        None,
+        "instead of --corpus, the shards folder of an extraction run elsewhere (datatrove on "
+        "Slurm or Ray)",
         metavar="DIR",
-        help="instead of --corpus, the shards folder of an extraction run elsewhere (datatrove "
-        "on Slurm or Ray)",
     )
-    parser.add_argument("--spacy-model", default=spacy_model, help=spacy_help)
-    parser.add_argument(
-        "--tasks", type=int, default=1, help="datatrove tasks (the corpus is sharded by file)"
+    spacy_model: str = build_setting(
+        DEFAULT_SPACY_MODEL, "an installed spaCy pipeline with a parser (e.g. en_core_web_lg)"
     )
-    parser.add_argument("--workers", type=int, default=1, help="datatrove tasks run at once")
+    tasks: int = build_setting(1, "datatrove tasks (the corpus is sharded by file)")
+    workers: int = build_setting(1, "datatrove tasks run at once")
 
 
 def run_in_cache(

@@ -19,7 +19,8 @@ from importlib import resources
 from pathlib import Path
 
 from compsem.fingerprint import file_fingerprint, fingerprint
-from compsem.loading_scripts.corpora import CorpusError, is_saved_dataset
+from compsem.loading_scripts.corpora import is_saved_dataset
+from compsem.pipeline import CorpusError, corpus_readers, record_location
 
 DEMO = "demo"
 DEMO_FILE = "booqa_demo_news.jsonl"
@@ -104,8 +105,6 @@ def _datetime(text: str) -> dt.date:
 
 def article_adapter(self, data: dict, path: str, id_in_file) -> dict:
     """datatrove adapter: a dated article as a Document (text, id, metadata ``date``)."""
-    from compsem.pipeline import record_location
-
     where = f"Article {data.get(self.id_key)!r} ({record_location(self, path, id_in_file)})"
     if "text" not in data and self.text_key not in data:
         raise NewsCorpusError(f"{where} has no {self.text_key!r} field; give each article a text.")
@@ -120,6 +119,4 @@ def article_adapter(self, data: dict, path: str, id_in_file) -> dict:
 
 def news_readers(corpus: NewsCorpus, work: Path) -> list:
     """datatrove readers for the corpus, sharded by file; path lists are written under ``work``."""
-    from compsem.pipeline import corpus_readers
-
     return corpus_readers(corpus.root, corpus.files, work, article_adapter, corpus.saved_dataset)

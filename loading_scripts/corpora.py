@@ -30,14 +30,12 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 
 from compsem.fingerprint import cache_root, file_fingerprint, fingerprint
+from compsem.pipeline import CorpusError, corpus_readers, record_location
+from compsem.resources.wordnet import wordnet, wordnet_version
 
 WORDNET_GLOSSES = "wordnet_glosses"
 GLOSS_PARTS = 16
 _SUFFIXES = (".txt", ".jsonl", ".parquet")
-
-
-class CorpusError(ValueError):
-    """A corpus cannot be read: the message names the file (and line) and what to do."""
 
 
 @dataclass(frozen=True)
@@ -54,16 +52,12 @@ class Corpus:
     def fingerprint(self) -> str:
         """A hash of the corpus's content (every file read once), or of WordNet's version."""
         if self.spec == WORDNET_GLOSSES:
-            from compsem.resources.wordnet import wordnet_version
-
             return fingerprint(WORDNET_GLOSSES, wordnet_version())
         return fingerprint(self.text_column, [file_fingerprint(path) for path in self.files])
 
     def readers(self, work: Path) -> list:
         """datatrove readers of the corpus, sharding its files across tasks; their path lists
         are written under ``work``."""
-        from compsem.pipeline import corpus_readers
-
         root, files = (self.root, self.files)
         if self.spec == WORDNET_GLOSSES:
             root = gloss_folder(self.fingerprint)
@@ -113,8 +107,6 @@ def is_saved_dataset(path: Path) -> bool:
 def text_adapter(self, data: dict, path: str, id_in_file) -> dict:
     """datatrove adapter: a record's text (field ``text_key``) as a Document; a record without
     that field is an error, not a skipped document."""
-    from compsem.pipeline import record_location
-
     text = data.get(self.text_key)
     if self.text_key not in data or not isinstance(text, str | None):
         raise CorpusError(
@@ -126,8 +118,6 @@ def text_adapter(self, data: dict, path: str, id_in_file) -> dict:
 
 def wordnet_glosses() -> Iterator[str]:
     """Every synset's definition, then its example sentences, in WordNet's file order."""
-    from compsem.resources.wordnet import wordnet
-
     for synset in wordnet().all_synsets():
         yield synset.definition()
         yield from synset.examples()

@@ -8,11 +8,10 @@ Pickles can run code when loaded: point this only at the release you downloaded 
 
 from __future__ import annotations
 
-import functools
 import pickle
 from pathlib import Path
 
-import pyarrow as pa
+from compsem.fingerprint import row_id
 
 _FILES = {
     "original_goood": {"train": "OOV_Train_{i}.pkl", "test": "OOV_test_{i}.pkl"},
@@ -27,15 +26,16 @@ class ReleaseError(ValueError):
     """The release folder or one of its rows is not in the documented format."""
 
 
-def read_original_split(folder: str | Path | None, regime: str, index: int) -> dict[str, pa.Table]:
-    """The train and test tables of one original split, in ITEM_FEATURES column order."""
+def read_original_split(folder: str | Path | None, regime: str, index: int) -> dict[str, list]:
+    """The train and test rows of one original split as PLANE item records (every item field
+    but ``hypernym_distance``, which the builder measures in WordNet)."""
     if folder is None:
         raise ReleaseError(
             f"Config {regime}_split_{index} reads the original PLANE release: pass its folder "
             "with --original-release DIR."
         )
     return {
-        split: _rows_to_table(_load_rows(_find(Path(folder), name.format(i=index))))
+        split: _records(_load_rows(_find(Path(folder), name.format(i=index))))
         for split, name in _FILES[regime].items()
     }
 
@@ -82,16 +82,7 @@ def _inference_type(text: str, adjective: str, noun: str, hypernym: str, where: 
     )
 
 
-@functools.cache
-def _hypernym_distances(noun: str) -> dict[str, int]:
-    from compsem.builders.plane.hypernyms import unigram_hypernyms
-
-    return unigram_hypernyms(noun, 3)
-
-
-def _rows_to_table(rows: list[tuple[Path, int, list]]) -> pa.Table:
-    from compsem.builders.plane.builder import ITEM_FEATURES, row_id
-
+def _records(rows: list[tuple[Path, int, list]]) -> list[dict]:
     records = []
     for path, number, row in rows:
         where = f"{path.name}, row {number}"
@@ -114,9 +105,8 @@ def _rows_to_table(rows: list[tuple[Path, int, list]]) -> pa.Table:
                 "hypernym": hypernym,
                 "adjective_class": _CLASSES[klass],
                 "inference_type": it,
-                "hypernym_distance": 0 if it == 1 else _hypernym_distances(noun).get(hypernym, -1),
                 "phrase_count": None,
                 "pmi": None,
             }
         )
-    return pa.Table.from_pylist(records, schema=ITEM_FEATURES.arrow_schema)
+    return records

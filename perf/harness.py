@@ -33,9 +33,10 @@ import transformers
 from torch.utils.data import DataLoader
 from transformers import AutoModelForSequenceClassification, BertConfig, DataCollatorWithPadding
 
-from compsem.builders.plane.builder import ITEM_FEATURES, LABEL_NAMES, item_pool
+from compsem.builders.plane.config import ITEM_FEATURES, LABEL_NAMES
 from compsem.builders.plane.extraction import an_pair_table
 from compsem.builders.plane.hypernyms import hypernym_table
+from compsem.builders.plane.items import item_pool
 from compsem.harness.commands import default_model
 from compsem.harness.device import Placement, resolve
 from compsem.harness.encode import encode

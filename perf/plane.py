@@ -31,7 +31,7 @@ from datasets.arrow_writer import ArrowWriter
 from timing import against_raw_spacy
 
 from compsem.builder import TableBuilder
-from compsem.builders.plane.builder import ITEM_FEATURES, PlaneConfig, goood_splits, item_pool
+from compsem.builders.plane.config import ITEM_FEATURES, PlaneConfig
 from compsem.builders.plane.extraction import (
     DISABLED,
     an_extraction_pipeline,
@@ -39,6 +39,8 @@ from compsem.builders.plane.extraction import (
     count_an_shards,
 )
 from compsem.builders.plane.hypernyms import hypernym_table
+from compsem.builders.plane.items import item_pool
+from compsem.builders.plane.splits import goood_splits
 from compsem.export import write_parquet_shards
 from compsem.loading_scripts.corpora import open_corpus, wordnet_glosses
 from compsem.pipeline import run_locally, shard_files, spacy_pipeline

@@ -48,7 +48,8 @@ def end_to_end(size: int) -> dict:
 def phases(size: int) -> dict:
     """Input loading, then item generation per task (learning-curve pools; the challenge
     configs reuse them)."""
-    from compsem.builders.rnpc.builder import RnpcConfig, _generation_key, _task_splits, load_inputs
+    from compsem.builders.rnpc.config import RnpcConfig
+    from compsem.builders.rnpc.generation import _generation_key, _task_splits, load_inputs
 
     start = time.perf_counter()
     load_inputs(None, None, None, None)

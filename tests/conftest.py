@@ -27,11 +27,11 @@ def compsem_cache(tmp_path_factory):
 @pytest.fixture(scope="session")
 def plane_export(tmp_path_factory) -> Path:
     """Every generated PLANE config, exported once for the whole session."""
-    from compsem.builders.plane.builder import demo_kwargs
+    from compsem.builders.plane import SPEC
     from compsem.export import export_benchmark
 
     out = tmp_path_factory.mktemp("exports") / "plane"
-    export_benchmark("plane", out, None, max_docs=TEST_MAX_DOCS, **demo_kwargs())
+    export_benchmark("plane", out, None, max_docs=TEST_MAX_DOCS, **SPEC.demo_settings())
     return out
 
 

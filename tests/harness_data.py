@@ -21,10 +21,12 @@ from datasets.info import DatasetInfosDict
 from datasets.utils.metadata import MetadataConfigs
 from huggingface_hub import DatasetCard, DatasetCardData
 
-from compsem.builders.booqa.builder import EN_FEATURES
-from compsem.builders.plane import builder as plane
+from compsem.builders.booqa.config import EN_FEATURES
+from compsem.builders.plane.config import ITEM_FEATURES
 from compsem.builders.plane.extraction import an_pair_table
 from compsem.builders.plane.hypernyms import hypernym_table
+from compsem.builders.plane.items import item_pool
+from compsem.builders.plane.prompts import PROMPT_FEATURES, two_shot_prompts
 from compsem.export import write_parquet_shards
 from compsem.harness.cli import add_commands
 from compsem.harness.commands import default_model
@@ -53,7 +55,7 @@ def plane_pool() -> pa.Table:
     from collections import Counter
 
     pairs = an_pair_table(Counter({(a, n): 1 for a in ADJECTIVES for n in NOUNS}))
-    return plane.item_pool(pairs, ADJECTIVES, hypernym_table(NOUNS, 3))
+    return item_pool(pairs, ADJECTIVES, hypernym_table(NOUNS, 3))
 
 
 def _dataset(table: pa.Table, features: datasets.Features) -> datasets.Dataset:
@@ -93,7 +95,7 @@ def tiny_plane_export(out: Path) -> Path:
 
     def splits(table: pa.Table) -> dict[str, datasets.Dataset]:
         return {
-            split: _dataset(table.filter(mask), plane.ITEM_FEATURES)
+            split: _dataset(table.filter(mask), ITEM_FEATURES)
             for split, mask in (
                 ("train", train),
                 ("validation", validation),
@@ -102,16 +104,16 @@ def tiny_plane_export(out: Path) -> Path:
         }
 
     it3 = pc.equal(pool["inference_type"], 3)
-    prompts = plane.two_shot_prompts(pool, 2, np.random.default_rng(0))
+    prompts = two_shot_prompts(pool, 2, np.random.default_rng(0))
     return write_export(
         out,
         {
             "goood_split_1": splits(pool),
             "one_it_split_1": {
-                split: _dataset(pool.filter(pc.and_(mask, it3)), plane.ITEM_FEATURES)
+                split: _dataset(pool.filter(pc.and_(mask, it3)), ITEM_FEATURES)
                 for split, mask in (("train", train), ("validation", validation), ("test", test))
             },
-            "two_shot": {"test": _dataset(prompts, plane.PROMPT_FEATURES)},
+            "two_shot": {"test": _dataset(prompts, PROMPT_FEATURES)},
         },
     )
 

@@ -1,17 +1,18 @@
 """The split auditor: it passes every config we export and catches planted leaks, imbalances,
 duplicates and hypothesis-only artefacts, in our exports and in original releases."""
 
-import importlib
 import json
 import shutil
-import types
+from dataclasses import replace
 
 import pyarrow as pa
 import pyarrow.parquet as pq
 import pytest
 
 from compsem import audit_checks as checks
-from compsem.audit import audit_folder, audit_release, audit_tables, regime_checks
+from compsem.audit import audit_folder, audit_release, audit_tables
+from compsem.builders import BENCHMARKS
+from compsem.builders.plane.audit import AUDIT_CHECKS as PLANE_AUDIT_CHECKS
 from compsem.card import AUDIT_START, card_problems
 from tests.publish_helpers import run_cli
 from tests.test_original_release import write_release
@@ -68,7 +69,7 @@ def goood() -> dict[str, pa.Table]:
 
 
 def test_tiny_goood_split_keeps_its_promises():
-    for check in checks.PLANE_AUDIT_CHECKS["goood"]:
+    for check in PLANE_AUDIT_CHECKS["goood"]:
         result = check(goood())
         assert result.passed, (result.name, result.detail)
 
@@ -173,18 +174,18 @@ def test_without_a_train_split_the_probe_trains_on_half_of_the_first_split():
     assert other.evaluated_on == "test" and 50 <= other.rows < 100 and other.accuracy > 0.9
 
 
-def test_a_benchmark_module_supplies_its_own_regime_checks():
+def test_a_benchmark_spec_supplies_its_own_regime_checks():
     def modifiers_disjoint(splits):
         return checks.CheckResult("modifier positions disjoint", False, "planted")
 
-    module = types.SimpleNamespace(
-        AUDIT_CHECKS={"modifier_ood": [modifiers_disjoint], "*": [checks.label_balance()]}
+    spec = replace(
+        BENCHMARKS["rnpc"],
+        audit_checks={"modifier_ood": [modifiers_disjoint], "*": [checks.label_balance()]},
     )
-    assert regime_checks(module, "rnpc", "modifier_ood") == [modifiers_disjoint]
-    assert len(regime_checks(module, "rnpc", "other")) == 1
-    assert regime_checks(types.SimpleNamespace(), "seti", "anything") == []
-    plane = importlib.import_module("compsem.builders.plane.builder")
-    assert regime_checks(plane, "plane", "goood") == checks.PLANE_AUDIT_CHECKS["goood"]
+    assert spec.regime_checks("modifier_ood") == [modifiers_disjoint]
+    assert len(spec.regime_checks("other")) == 1
+    assert replace(spec, audit_checks={}).regime_checks("anything") == []
+    assert BENCHMARKS["plane"].regime_checks("goood") == PLANE_AUDIT_CHECKS["goood"]
 
 
 @pytest.fixture(scope="module")

@@ -8,7 +8,8 @@ import sys
 import pytest
 from datasets import ClassLabel, load_dataset
 
-from compsem.builders.booqa.builder import LABEL_NAMES, ThresholdError
+from compsem.builders.booqa.config import LABEL_NAMES
+from compsem.builders.booqa.population import ThresholdError
 from compsem.builders.booqa.propositions import extraction_pipeline
 from compsem.export import export_benchmark
 from compsem.loading_scripts.booqa_corpus import (
@@ -132,7 +133,7 @@ def test_shards_extracted_elsewhere_build_the_same_benchmark(booqa_export, tmp_p
 @pytest.mark.slow
 def test_compsem_audit_finds_every_promise_kept(booqa_export):
     from compsem.audit import audit_tables
-    from compsem.versioning import read_split_tables
+    from compsem.content_fingerprint import read_split_tables
 
     configs = {name: read_split_tables(booqa_export, name) for name in ("en", "h_only")}
     report = audit_tables(configs, str(booqa_export), "booqa", hypothesis_only=False)

@@ -23,8 +23,7 @@ from compsem.loading_scripts.booqa_corpus import (
     demo_corpus_path,
     open_news_corpus,
 )
-from compsem.loading_scripts.corpora import CorpusError
-from compsem.pipeline import run_locally, shard_files
+from compsem.pipeline import CorpusError, run_locally, shard_files
 
 DEMO = [json.loads(line) for line in demo_corpus_path().read_text().splitlines()]
 

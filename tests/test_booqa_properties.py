@@ -9,8 +9,8 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 import pytest
 
-from compsem.builders.booqa.builder import PRESETS, BooqaConfig, settings
 from compsem.builders.booqa.bundles import bucket_labels, frequency_bucket
+from compsem.builders.booqa.config import PRESETS, BooqaConfig, resolved
 from compsem.builders.booqa.propositions import extract_triples
 from compsem.builders.booqa.relations import realise
 from compsem.builders.booqa.splits import mask
@@ -203,7 +203,7 @@ def test_h_only_masks_arguments_and_shares_no_proposition(booqa_export, en):
     dev_ids, test_ids = set(en["dev"].id), set(en["test"].id)
     assert set(splits["train"].id) | set(splits["dev2"].id) <= dev_ids
     assert set(splits["test"].id) <= test_ids
-    sizes = settings(BooqaConfig(name="h_only")).h_only_sizes
+    sizes = resolved(BooqaConfig(name="h_only")).h_only_sizes
     assert len(splits["train"]) >= sizes[0] - 2 and len(splits["dev2"]) >= sizes[1] - 2
     for frame in splits.values():
         assert "evidence" not in frame.columns

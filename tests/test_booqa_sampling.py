@@ -5,6 +5,7 @@ import numpy as np
 import pyarrow as pa
 import pytest
 
+from compsem.builders.booqa.audit import bundles_whole, no_shared_proposition, time_spans_disjoint
 from compsem.builders.booqa.bundles import (
     bucket_labels,
     frequency_bucket,
@@ -13,11 +14,6 @@ from compsem.builders.booqa.bundles import (
 )
 from compsem.builders.booqa.predicate_hyponyms import hyponym_replacements, span_pos
 from compsem.builders.booqa.relations import realise, relation_triples
-from compsem.builders.booqa.splits import (
-    bundles_whole,
-    no_shared_proposition,
-    time_spans_disjoint,
-)
 from compsem.pipeline import spacy_pipeline
 
 

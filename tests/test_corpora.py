@@ -6,7 +6,8 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 import pytest
 
-from compsem.loading_scripts.corpora import CorpusError, open_corpus, wordnet_glosses
+from compsem.loading_scripts.corpora import open_corpus, wordnet_glosses
+from compsem.pipeline import CorpusError
 
 TEXTS = ["A red car stopped.", "The old man smiled.", "A fake gun was found."]
 

@@ -6,9 +6,10 @@ from pathlib import Path
 import pytest
 from datasets import ClassLabel, load_dataset
 
-from compsem.builders.plane.builder import LABEL_NAMES
+from compsem.builders import UnknownBenchmarkError
+from compsem.builders.plane.config import LABEL_NAMES
 from compsem.export import ExportError, export_benchmark
-from compsem.loading_scripts.corpora import CorpusError
+from compsem.pipeline import CorpusError
 from tests.conftest import TEST_MAX_DOCS, read_config
 
 SMALL = {"max_docs": 2000}
@@ -58,7 +59,9 @@ def test_unknown_config_is_named_and_nothing_is_written(tmp_path):
 
 
 def test_unknown_benchmark_is_named(tmp_path):
-    with pytest.raises(ExportError, match="Unknown benchmark 'plain'"):
+    with pytest.raises(
+        UnknownBenchmarkError, match="Unknown benchmark 'plain'; choose one of plane"
+    ):
         export_benchmark("plain", tmp_path / "out")
 
 
@@ -88,7 +91,7 @@ def test_empty_corpus_fails_clearly_and_leaves_the_previous_export(tmp_path):
 
 
 def test_a_failing_config_leaves_no_partial_export(tmp_path, monkeypatch):
-    import compsem.builders.plane.builder as plane
+    import compsem.builders.plane.splits as plane
 
     def explode(*args, **kwargs):
         raise RuntimeError("interrupted")

@@ -5,7 +5,8 @@ import datasets
 import numpy as np
 import pytest
 
-from compsem.builders.plane.builder import ITEM_FEATURES, PROMPT_FEATURES
+from compsem.builders.plane.config import ITEM_FEATURES
+from compsem.builders.plane.prompts import PROMPT_FEATURES
 from compsem.harness.device import resolve
 from compsem.harness.evaluation import OTHER, grouped_scores, scores
 from compsem.harness.label_mapping import label_mapping, parse_overrides

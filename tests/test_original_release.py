@@ -4,6 +4,8 @@ import pickle
 
 import pytest
 
+from compsem.builders.plane.config import PlaneConfig
+from compsem.builders.plane.splits import original_splits
 from compsem.export import export_benchmark
 from compsem.loading_scripts.plane_release import ReleaseError, read_original_split
 from tests.conftest import read_config
@@ -27,7 +29,8 @@ def write_release(folder, train=TRAIN, test=TEST):
 
 def test_release_rows_map_to_our_schema(tmp_path):
     write_release(tmp_path)
-    splits = read_original_split(tmp_path, "original_goood", 1)
+    config = PlaneConfig(name="original", regime="original_goood", original_release=str(tmp_path))
+    splits = original_splits(config)
     train = splits["train"].to_pylist()
     assert [row["inference_type"] for row in train] == [1, 2, 3, 3]
     assert [row["adjective_class"] for row in train] == ["I", "I", "S", "O"]

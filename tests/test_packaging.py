@@ -12,11 +12,11 @@ ROOT = Path(__file__).resolve().parents[1]
 SUBPACKAGES = [
     "compsem",
     "compsem.resources",
-    "compsem.builders.plane.builder",
-    "compsem.builders.rnpc.builder",
-    "compsem.builders.seti.builder",
-    "compsem.builders.booqa.builder",
-    "compsem.builders.montague.builder",
+    "compsem.builders.plane",
+    "compsem.builders.rnpc",
+    "compsem.builders.seti",
+    "compsem.builders.booqa",
+    "compsem.builders.montague",
     "compsem.loading_scripts.corpora",
     "compsem.loading_scripts.plane_release",
     "compsem.loading_scripts.rnpc_release",
@@ -45,7 +45,7 @@ def declared_packages() -> dict[str, Path]:
 def test_no_package_folder_shadows_a_hub_id():
     """``load_dataset("compsem/plane")`` run from the repository root reads a folder
     ``compsem/plane`` instead of the Hub repository."""
-    from compsem.export import BENCHMARKS
+    from compsem.builders import BENCHMARKS
 
     shadowing = [name for name in BENCHMARKS if (ROOT / "compsem" / name).exists()]
     assert not shadowing, f"rename compsem/{shadowing[0]}: it shadows the Hub id"
@@ -55,7 +55,8 @@ def test_every_package_folder_is_declared_in_pyproject():
     declared = {folder.resolve() for folder in declared_packages().values()}
     folders = {ROOT / "compsem", *(ROOT / root for root in ("builders", "loading_scripts"))}
     folders |= {init.parent for init in (ROOT / "compsem").rglob("__init__.py")}
-    folders |= {init.parent for init in (ROOT / "metrics").rglob("__init__.py")}
+    for root in ("metrics", "builders"):
+        folders |= {init.parent for init in (ROOT / root).rglob("__init__.py")}
     missing = sorted(str(f.relative_to(ROOT)) for f in folders if f.resolve() not in declared)
     assert not missing, f"add these packages to pyproject.toml's packages: {missing}"
 

@@ -14,7 +14,7 @@ import pyarrow.parquet as pq
 import pytest
 
 from compsem.builders.plane import extraction
-from compsem.builders.plane.builder import PlaneConfig, build_item_pool
+from compsem.builders.plane.config import PlaneConfig
 from compsem.builders.plane.extraction import (
     AN_SHARD_SCHEMA,
     DISABLED,
@@ -23,8 +23,9 @@ from compsem.builders.plane.extraction import (
     an_pair_table,
     count_an_shards,
 )
-from compsem.loading_scripts.corpora import GLOSS_PARTS, CorpusError, open_corpus, wordnet_glosses
-from compsem.pipeline import run_locally, shard_files, spacy_pipeline
+from compsem.builders.plane.items import build_item_pool
+from compsem.loading_scripts.corpora import GLOSS_PARTS, open_corpus, wordnet_glosses
+from compsem.pipeline import CorpusError, run_locally, shard_files, spacy_pipeline
 from compsem.resources.spacy_pipeline import DEFAULT_SPACY_MODEL
 
 GLOSSES = list(islice(wordnet_glosses(), 20_000, 21_200))  # past the first synsets' jargon

@@ -3,8 +3,9 @@
 import pandas as pd
 import pytest
 
-from compsem.builders.plane.builder import ENTAILS, MAX_HYPERNYM_DISTANCE, N_RESAMPLES, VERBALISERS
+from compsem.builders.plane.config import ENTAILS, MAX_HYPERNYM_DISTANCE, N_RESAMPLES
 from compsem.builders.plane.hypernyms import unigram_hypernyms
+from compsem.builders.plane.prompts import VERBALISERS
 from compsem.text import copular_sentence
 from tests.conftest import read_config
 

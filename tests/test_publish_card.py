@@ -6,7 +6,8 @@ import pytest
 import yaml
 from huggingface_hub import DatasetCard
 
-from compsem.builders.plane.builder import BUILDER_CONFIGS, Plane
+from compsem.builders.plane.builder import Plane
+from compsem.builders.plane.config import BUILDER_CONFIGS
 from compsem.card import (
     AUDIT_END,
     AUDIT_START,
@@ -17,7 +18,7 @@ from compsem.card import (
     replace_audit_section,
     size_category,
 )
-from compsem.versioning import export_fingerprints
+from compsem.content_fingerprint import export_fingerprints
 
 
 @pytest.mark.parametrize(

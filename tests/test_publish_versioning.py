@@ -8,12 +8,12 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 import pytest
 
+from compsem.content_fingerprint import table_fingerprint
 from compsem.export import export_benchmark
 from compsem.versioning import (
     golden_path,
     golden_problems,
     golden_record,
-    table_fingerprint,
 )
 from tests.conftest import TEST_MAX_DOCS
 

@@ -6,7 +6,7 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 import pytest
 
-from compsem.builders.rnpc.builder import corpus_pairs
+from compsem.builders.rnpc.generation import corpus_pairs
 from compsem.builders.rnpc.noun_phrases import build_vocabulary, fit_matrix, stack_matrix
 from compsem.builders.rnpc.nouns import load_events, load_nouns, load_second_nouns
 from compsem.resources.lexicon import LexiconError

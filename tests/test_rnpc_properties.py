@@ -13,7 +13,7 @@ import pandas as pd
 import pytest
 from datasets import ClassLabel, load_dataset
 
-from compsem.builders.rnpc.builder import LEARNING_CURVE_SIZES, RnpcConfig
+from compsem.builders.rnpc.config import LEARNING_CURVE_SIZES, RnpcConfig
 from compsem.builders.rnpc.nouns import load_events, load_nouns, load_second_nouns
 from compsem.builders.rnpc.rules import RULES
 from compsem.cli import main

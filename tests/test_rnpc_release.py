@@ -3,10 +3,10 @@
 import pytest
 from datasets import load_dataset
 
+from compsem.builders.rnpc.generation import modifier_lexicon_from
 from compsem.export import export_benchmark
 from compsem.loading_scripts.rnpc_release import ReleaseError, parse_np, read_original_task
 from compsem.resources.lexicon import LexiconError
-from compsem.resources.modifiers import load_modifier_lexicon
 from tests.conftest import read_config
 
 SPTE = """id,combo,source NP,premise,hypothesis,label
@@ -106,7 +106,7 @@ def write_lexicon(folder, pri: str = PRI):
 
 
 def test_the_original_lexicon_is_read_with_shipped_or_derived_attributes(tmp_path):
-    lexicon = load_modifier_lexicon(write_lexicon(tmp_path / "modifier_lexicon"))
+    lexicon = modifier_lexicon_from(write_lexicon(tmp_path / "modifier_lexicon"))
     entries = {m.text: m for m in lexicon.modifiers}
     assert entries["red"].attribute == "colour"  # the shipped entry, same category
     assert (entries["second"].category, entries["second"].kind) == ("subsective", "relative")
@@ -142,7 +142,7 @@ def test_rnpc_built_from_the_original_lexicon(tmp_path):
     frame = read_config(out, "spte_challenge")["test"]
     assert len(frame) == 800 and frame.label.mean() == 0.5
     assert set(frame.modifier1) | set(frame.modifier2) <= {
-        m.text for m in load_modifier_lexicon(folder).modifiers
+        m.text for m in modifier_lexicon_from(folder).modifiers
     }
     card = (out / "README.md").read_text()
     assert "RNPC lexicon (modifier_lexicon)" in card and "Left out of this lexicon" in card
@@ -150,9 +150,9 @@ def test_rnpc_built_from_the_original_lexicon(tmp_path):
 
 def test_original_lexicon_without_privatives_or_with_unknown_attributes(tmp_path):
     with pytest.raises(LexiconError, match="has no privative modifier"):
-        load_modifier_lexicon(write_lexicon(tmp_path / "a", pri="Attribute,Modifier\n"))
+        modifier_lexicon_from(write_lexicon(tmp_path / "a", pri="Attribute,Modifier\n"))
     with pytest.raises(LexiconError, match="pri.csv, line 2: RNPC attribute 'vibe' is unknown"):
-        load_modifier_lexicon(write_lexicon(tmp_path / "b", pri="Attribute,Modifier\nvibe,meh\n"))
+        modifier_lexicon_from(write_lexicon(tmp_path / "b", pri="Attribute,Modifier\nvibe,meh\n"))
     (tmp_path / "c").mkdir()
     with pytest.raises(LexiconError, match="int.csv is not under"):
-        load_modifier_lexicon(tmp_path / "c")
+        modifier_lexicon_from(tmp_path / "c")

@@ -7,7 +7,8 @@ import pandas as pd
 import pytest
 from datasets import ClassLabel, load_dataset
 
-import compsem.builders.seti.builder as seti
+import compsem.builders.seti.config as seti
+import compsem.builders.seti.generation as seti_generation
 from compsem.builders.seti.lexicon import load_sentence_lexicon, relation
 from compsem.builders.seti.sentences import clause_frame
 from compsem.builders.seti.splits import FEW_SHOT_SIZES, SetiSplitError
@@ -302,7 +303,7 @@ def test_card_declares_every_config_with_exact_split_sizes(seti_export):
 
 def test_same_inputs_give_identical_bytes(seti_export, tmp_path, monkeypatch):
     monkeypatch.setenv("COMPSEM_CACHE", str(tmp_path / "fresh-cache"))
-    monkeypatch.setattr(seti, "_POOLS", {})
+    monkeypatch.setattr(seti_generation, "_POOLS", {})
     configs = ["task2_nontrivial", "task1_trivial_in_distribution"]
     export_benchmark("seti", tmp_path / "again", configs)
     for config in configs:

@@ -2,19 +2,19 @@
 positive with its candidate negatives, cached, with one clear error naming the threshold to lower
 when the corpus yields nothing.
 
-The functions take the resolved settings of ``compsem.builders.booqa.builder.settings`` (``s``).
+The functions take a config resolved by ``compsem.builders.booqa.config.resolved`` (``s``).
 """
 
 from __future__ import annotations
 
 import json
-from typing import TYPE_CHECKING
 
 import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
 from tqdm.auto import tqdm
 
+from compsem.builders.booqa.config import BooqaConfig
 from compsem.builders.booqa.propositions import (
     Partitions,
     extract_triples,
@@ -29,9 +29,6 @@ from compsem.pipeline import spacy_pipeline
 from compsem.resources.spacy_pipeline import pipeline_id
 from compsem.resources.wordnet import wordnet_version
 
-if TYPE_CHECKING:
-    from compsem.builders.booqa.builder import Settings
-
 # Bumped whenever the population or the splits change what the caches hold.
 REVISION = 1
 
@@ -40,11 +37,11 @@ class ThresholdError(ValueError):
     """The corpus yields nothing at the chosen thresholds: the message names which to lower."""
 
 
-def parser_id(s: Settings) -> str:
+def parser_id(s: BooqaConfig) -> str:
     return pipeline_id(spacy_pipeline(s.spacy_model))
 
 
-def extraction(s: Settings) -> Partitions:
+def extraction(s: BooqaConfig) -> Partitions:
     """The partitioned triples of the corpus (extracted here, or read from ``extracted``)."""
     if s.extracted:
         shards = s.extracted
@@ -54,7 +51,7 @@ def extraction(s: Settings) -> Partitions:
     return partition_triples(shards, s.window_days, s.rows_per_bucket)
 
 
-def _no_starring_pair(s: Settings, stats: pa.Table) -> ThresholdError:
+def _no_starring_pair(s: BooqaConfig, stats: pa.Table) -> ThresholdError:
     least = max(s.min_articles, s.min_predicates)
     best = f" No pair has even {least} triples in one window."
     if len(stats):
@@ -75,7 +72,7 @@ def _no_starring_pair(s: Settings, stats: pa.Table) -> ThresholdError:
     )
 
 
-def _population(s: Settings, partitions: Partitions) -> pa.Table:
+def _population(s: BooqaConfig, partitions: Partitions) -> pa.Table:
     felicitous = felicitous_predicates(partitions, s.min_pairs)
     if len(felicitous) == 0:
         raise ThresholdError(
@@ -132,7 +129,7 @@ def _population(s: Settings, partitions: Partitions) -> pa.Table:
     return population.replace_schema_metadata({"compsem_summary": json.dumps(summary)})
 
 
-def corpus_population(s: Settings) -> tuple[Partitions, pa.Table]:
+def corpus_population(s: BooqaConfig) -> tuple[Partitions, pa.Table]:
     """Partitions and the population of positives with their negatives (cached)."""
     partitions = extraction(s)
     key = fingerprint(

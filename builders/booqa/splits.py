@@ -2,14 +2,11 @@
 their evidence) and ``h_only`` (App. E.1: train/dev2 carved from dev, arguments masked, no
 proposition in two splits).
 
-The functions take the resolved settings of ``compsem.builders.booqa.builder.settings`` (``s``) and the
+The functions take a config resolved by ``compsem.builders.booqa.config.resolved`` (``s``) and the
 Arrow schema of the rows they return.
 """
 
 from __future__ import annotations
-
-from dataclasses import asdict
-from typing import TYPE_CHECKING
 
 import numpy as np
 import pyarrow as pa
@@ -21,6 +18,7 @@ from compsem.builders.booqa.bundles import (
     sample_bundles,
     time_split,
 )
+from compsem.builders.booqa.config import BooqaConfig, generation_settings
 from compsem.builders.booqa.population import REVISION, ThresholdError, corpus_population
 from compsem.builders.booqa.propositions import (
     Partitions,
@@ -31,9 +29,6 @@ from compsem.builders.booqa.propositions import (
 from compsem.builders.booqa.relations import realise
 from compsem.fingerprint import cached_table, fingerprint, row_id
 from compsem.resources.wordnet import wordnet_version
-
-if TYPE_CHECKING:
-    from compsem.builders.booqa.builder import Settings
 
 # Entity labels of spaCy's English pipelines as FIGER-like coarse types (App. E.1 masks
 # arguments by type); arguments without a type are a "thing", FIGER's root.
@@ -58,7 +53,7 @@ def _rows(table: pa.Table, *columns: str):
     return zip(*(table[column].to_pylist() for column in columns), strict=True)
 
 
-def split_windows(s: Settings, population: pa.Table, articles: dict[int, int]) -> dict:
+def split_windows(s: BooqaConfig, population: pa.Table, articles: dict[int, int]) -> dict:
     """Windows of dev and test: a chronological split of the windows that hold bundles."""
     has_negatives = pc.greater(pc.list_value_length(population["negatives"]), 0)
     windows = np.unique(population.filter(has_negatives)["window"].to_numpy())
@@ -77,7 +72,7 @@ def proposition_id(window: int, subject: str, predicate: str, obj: str) -> str:
     return row_id("booqa", window, subject, predicate, obj)
 
 
-def _entry_rows(s: Settings, positive: dict, negatives: tuple[int, ...], evidence: list) -> list:
+def _entry_rows(s: BooqaConfig, positive: dict, negatives: tuple[int, ...], evidence: list) -> list:
     """The rows of one bundle: its positive, then the chosen negatives."""
     start, end = window_bounds(positive["window"], s.window_days)
     labels = bucket_labels(s.frequency_buckets)
@@ -108,7 +103,7 @@ def _entry_rows(s: Settings, positive: dict, negatives: tuple[int, ...], evidenc
     ]
 
 
-def _evidence(s: Settings, partitions: Partitions, positives: pa.Table) -> dict[str, list]:
+def _evidence(s: BooqaConfig, partitions: Partitions, positives: pa.Table) -> dict[str, list]:
     """The evidence of each sampled positive's bundle, one window bucket at a time."""
     table = positives.select(["window", "a", "b", "subject", "predicate", "object"])
     ids = [proposition_id(*row) for row in _rows(table, "window", "subject", "predicate", "object")]
@@ -128,7 +123,7 @@ def _evidence(s: Settings, partitions: Partitions, positives: pa.Table) -> dict[
 
 
 def _sample_split(
-    s: Settings, members: pa.Table, articles: dict[int, int], rng: np.random.Generator
+    s: BooqaConfig, members: pa.Table, articles: dict[int, int], rng: np.random.Generator
 ) -> list:
     """The bundles of one split from its part of the population."""
     rows = members.select(["window", "subject", "object", "negatives"]).to_pylist()
@@ -151,11 +146,13 @@ def _sample_split(
     )
 
 
-def en_splits(s: Settings, schema: pa.Schema) -> dict[str, pa.Table]:
+def en_splits(s: BooqaConfig, schema: pa.Schema) -> dict[str, pa.Table]:
     """The ``en`` dev and test splits in ``schema`` (cached): sampled bundles with their
     evidence."""
     partitions, population = corpus_population(s)
-    key = fingerprint("booqa_en", partitions.folder.name, asdict(s), wordnet_version(), REVISION)
+    key = fingerprint(
+        "booqa_en", partitions.folder.name, generation_settings(s), wordnet_version(), REVISION
+    )
     per_window = partitions.articles_per_window
     articles = dict(_rows(per_window, "window", "articles"))
 
@@ -253,7 +250,7 @@ def _without_shared_propositions(
     }
 
 
-def h_only_splits(s: Settings, en_schema: pa.Schema) -> dict[str, pa.Table]:
+def h_only_splits(s: BooqaConfig, en_schema: pa.Schema) -> dict[str, pa.Table]:
     """App. E.1: train/dev2 carved from dev, test; masked hypotheses; no shared proposition."""
     en = en_splits(s, en_schema)
     rng = np.random.default_rng([s.seed, 7])
@@ -268,58 +265,3 @@ def h_only_splits(s: Settings, en_schema: pa.Schema) -> dict[str, pa.Table]:
         )
         masked[name] = _sorted(table)
     return masked
-
-
-# --- the splits' promises, as `compsem audit` checks (see compsem/audit_checks.py) -------------
-
-
-def time_spans_disjoint(splits: dict[str, pa.Table]):
-    """§4: dev and test come from disjoint time spans, dev first."""
-    from compsem.audit_checks import CheckResult
-
-    name = "dev and test time spans disjoint"
-    if not all(len(splits.get(split, [])) for split in ("dev", "test")):
-        return CheckResult(name, None, "needs non-empty dev and test splits")
-    last = pc.max(splits["dev"]["window_end"]).as_py()
-    first = pc.min(splits["test"]["window_start"]).as_py()
-    return CheckResult(name, last < first, f"dev ends {last}, test starts {first}")
-
-
-def bundles_whole(splits: dict[str, pa.Table]):
-    """App. D: a bundle is its positive and one or two of its negatives, in one split."""
-    from compsem.audit_checks import CheckResult
-
-    broken, owners = [], {}
-    for split, table in splits.items():
-        for bundle_id, rows in _group(table, "bundle_id").items():
-            positives = [key for key, label in rows if label == 1]
-            if positives != [bundle_id] or not 1 <= len(rows) - 1 <= 2:
-                broken.append(bundle_id)
-            owners.setdefault(bundle_id, set()).add(split)
-    broken += [bundle for bundle, split_names in owners.items() if len(split_names) > 1]
-    detail = f"{len(broken)} broken bundle(s), e.g. {broken[:3]}" if broken else "all whole"
-    return CheckResult("bundles whole", not broken, detail)
-
-
-def _group(table: pa.Table, column: str) -> dict[str, list[tuple[str, int]]]:
-    groups: dict[str, list[tuple[str, int]]] = {}
-    for key, row_id_, label in _rows(table, column, "id", "label"):
-        groups.setdefault(key, []).append((row_id_, label))
-    return groups
-
-
-def no_shared_proposition(splits: dict[str, pa.Table]):
-    """App. E.1: no proposition (subject, predicate, object) in two H-only splits."""
-    from compsem.audit_checks import CheckResult
-
-    seen, shared = {}, set()
-    for split, table in splits.items():
-        for proposition in set(_propositions(table)):
-            if proposition in seen:
-                shared.add(proposition)
-            seen[proposition] = split
-    detail = f"{len(shared)} shared, e.g. {sorted(shared)[:3]}" if shared else "none shared"
-    return CheckResult("no proposition in two splits", not shared, detail)
-
-
-AUDIT_CHECKS = {"en": [time_spans_disjoint, bundles_whole], "h_only": [no_shared_proposition]}

@@ -10,7 +10,7 @@ adjective type (AN) or ordered pair of types (AAN) that a phrase is scored under
 
 Example::
 
-    from compsem.builders.montague.builder import Montague
+    from compsem.builders.montague import Montague
     builder = Montague(config_name="an")
     builder.download_and_prepare()
     phrases = builder.as_dataset()["test"]
@@ -18,7 +18,6 @@ Example::
 
 from __future__ import annotations
 
-import argparse
 from dataclasses import dataclass
 from itertools import permutations, product
 
@@ -29,12 +28,13 @@ from compsem.builder import TableBuilder
 from compsem.builders.montague.lexicon import (
     ADJECTIVE_TYPES,
     NOUN,
-    TYPE_CODES,
     MontagueLexicon,
     MontagueLexiconError,
     load_lexicon,
 )
+from compsem.builders.montague.plane_an import plane_lexicon
 from compsem.fingerprint import row_id
+from compsem.settings import build_setting
 
 _CITATION = """\
 @inproceedings{carvalho-etal-2025-montague,
@@ -93,16 +93,14 @@ FEATURES = {
 
 @dataclass
 class MontagueConfig(datasets.BuilderConfig):
-    """One phrase set of the Montague consistency benchmark.
+    """One phrase set of the Montague consistency benchmark, and its build settings (each
+    setting's help text is its ``compsem build montague --help`` line).
 
     Args:
         phrase_set: ``an`` (adjective + noun), ``aan`` (two distinct adjectives + noun, both
             orders) or ``lexicon`` (the words themselves, with types and synonyms).
         vocabulary: ``paper`` (Appendix A, or ``lexicon``) or ``plane`` (PLANE's adjective
             lexicon with classes mapped to the paper's types, and 12 WordNet nouns).
-        lexicon: a ``word<TAB>type<TAB>synonym`` TSV replacing Appendix A (vocabulary ``paper``).
-        plane_lexicon: a PLANE adjective TSV (``adjective<TAB>class<TAB>note``) for vocabulary
-            ``plane``; default the shipped one.
 
     Example::
 
@@ -111,8 +109,16 @@ class MontagueConfig(datasets.BuilderConfig):
 
     phrase_set: str = "an"
     vocabulary: str = "paper"
-    lexicon: str | None = None
-    plane_lexicon: str | None = None
+    lexicon: str | None = build_setting(
+        None,
+        "word<TAB>type<TAB>synonym TSV replacing Appendix A for an, aan and lexicon",
+        metavar="FILE",
+    )
+    plane_lexicon: str | None = build_setting(
+        None,
+        "PLANE adjective TSV (adjective, class, note) for plane_an; default: the shipped one",
+        metavar="FILE",
+    )
 
     def __post_init__(self):
         super().__post_init__()
@@ -134,8 +140,6 @@ BUILDER_CONFIGS = [
 
 def config_lexicon(config: MontagueConfig) -> MontagueLexicon:
     if config.vocabulary == "plane":
-        from compsem.builders.montague.plane_an import plane_lexicon
-
         return plane_lexicon(config.plane_lexicon)
     return load_lexicon(config.lexicon)
 
@@ -208,95 +212,3 @@ class Montague(TableBuilder):
 
     def splits(self) -> dict[str, pa.Table]:
         return montague_splits(self.config)
-
-
-BUILDER = Montague
-CARD_TEMPLATE = "montague.md"
-CARD_METADATA = {
-    "pretty_name": "Montague modifier consistency: adjective-noun phrases (compsem generation)",
-    "language": ["en"],
-    "license": "cc-by-4.0",
-    "task_categories": ["sentence-similarity", "feature-extraction"],
-    "tags": ["compositionality", "adjective-noun", "montague-semantics", "embeddings", "compsem"],
-}
-CHANGELOG = {
-    "1.0.0": "first compsem generation: the AN and AAN phrase sets and the lexicon of Appendix "
-    "A, and AN phrases over the PLANE adjective lexicon.",
-}
-_DESCRIPTIONS = {
-    ("an", "paper"): "Every adjective-noun phrase over Appendix A (the paper's AN format, Tables "
-    "2, 4 and 5).",
-    ("aan", "paper"): "Every phrase of two distinct adjectives, in both orders, and a noun over "
-    "Appendix A (the paper's AAN format, Tables 3 and 6).",
-    ("lexicon", "paper"): "The words of Appendix A with their types and synonyms.",
-    ("an", "plane"): "Every adjective-noun phrase over PLANE's adjective lexicon (classes mapped "
-    "to the paper's types) and 12 WordNet nouns: a larger vocabulary, independent of Appendix A.",
-}
-DEMO_TITLE = "Montague modifier consistency, the adjective-noun phrases of Appendix A"
-STATISTICS_FIELDS = ("type",)
-VOCABULARY_FIELDS = ("noun", "word")
-AUDIT_INPUT_FIELDS = ("id",)  # a phrase's id hashes its words, and the lexicon has no phrase
-
-
-def add_build_arguments(parser: argparse.ArgumentParser) -> None:
-    """The inputs of ``compsem build montague``."""
-    parser.add_argument(
-        "--lexicon",
-        help="word<TAB>type<TAB>synonym TSV replacing Appendix A for an, aan and lexicon",
-    )
-    parser.add_argument(
-        "--plane-lexicon",
-        help="PLANE adjective TSV (adjective, class, note) for plane_an; default: the shipped one",
-    )
-
-
-def build_kwargs(args: argparse.Namespace) -> dict:
-    """MontagueConfig keyword arguments from the parsed ``compsem build montague`` arguments."""
-    return {"lexicon": args.lexicon, "plane_lexicon": args.plane_lexicon}
-
-
-def default_config_names(config_kwargs: dict) -> list[str]:
-    return [config.name for config in BUILDER_CONFIGS]
-
-
-def config_description(config: MontagueConfig) -> str:
-    return _DESCRIPTIONS[config.phrase_set, config.vocabulary]
-
-
-def _lexicon_provenance(lexicon: MontagueLexicon) -> dict:
-    counts = lexicon.type_counts()
-    adjectives, nouns = len(lexicon.adjectives), len(lexicon.nouns)
-    return {
-        "source": lexicon.source,
-        "fingerprint": lexicon.fingerprint,
-        "adjectives": adjectives,
-        "nouns": nouns,
-        "types": {TYPE_CODES[kind]: count for kind, count in counts.items()},
-        "with_synonym": sum(entry.synonym is not None for entry in lexicon.entries),
-        "an_phrases": adjectives * nouns,
-        "aan_phrases": adjectives * max(adjectives - 1, 0) * nouns,
-        "entries": [(e.word, e.type, e.synonym or "") for e in lexicon.entries],
-    }
-
-
-def provenance(config: MontagueConfig) -> dict:
-    """The inputs that determine the generated content, and the reference results, for the card."""
-    from compsem.builders.montague.plane_an import AMBIGUOUS_NOTES, PRIVATIVE_NOTES
-    from compsem.harness.embed_report import reference_results
-    from compsem.resources.wordnet import wordnet_version
-
-    paper = load_lexicon(config.lexicon)
-    plane = config_lexicon(
-        MontagueConfig(name="plane_an", vocabulary="plane", plane_lexicon=config.plane_lexicon)
-    )
-    return {
-        "version": str(Montague.VERSION),
-        "type_codes": TYPE_CODES,
-        "paper": _lexicon_provenance(paper),
-        "plane": _lexicon_provenance(plane),
-        "plane_nouns": [(e.word, e.synonym) for e in plane.nouns],
-        "privative_notes": PRIVATIVE_NOTES,
-        "ambiguous_notes": AMBIGUOUS_NOTES,
-        "wordnet": wordnet_version(),
-        "reference": reference_results(paper.fingerprint),
-    }

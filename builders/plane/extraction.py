@@ -22,8 +22,9 @@ import pyarrow.parquet as pq
 from tqdm.auto import tqdm
 
 from compsem.fingerprint import fingerprint
-from compsem.loading_scripts.corpora import Corpus, CorpusError
+from compsem.loading_scripts.corpora import Corpus
 from compsem.pipeline import (
+    CorpusError,
     FirstDocuments,
     SpacyAnnotator,
     check_shards,

@@ -23,7 +23,7 @@ from compsem.builders.seti.compose import (
     InferenceType,
     Pool,
 )
-from compsem.splits import apportion
+from compsem.sampling import apportion
 
 TRAIN, TEST, FEW_SHOT = (SIDES.index(side) for side in SIDES)
 # k for the k-shot curves of §5.2; the few-shot split is ordered so each prefix is a k-shot set.

@@ -10,8 +10,9 @@ import datasets
 from huggingface_hub import DatasetCard, hf_hub_download
 
 from compsem.fingerprint import file_fingerprint, fingerprint
-from compsem.harness.presets import Preset, get_preset
+from compsem.harness.presets import get_preset
 from compsem.harness.schema import Schema, infer_schema
+from compsem.presets import Preset
 
 _HUB_REVISION = re.compile(r"@([0-9a-f]{40})/")
 

@@ -31,8 +31,9 @@ def command_line(args: argparse.Namespace) -> str:
 
 
 def cmd_embed(args: argparse.Namespace) -> int:
+    from compsem.builders.montague.tables import markdown_tables
     from compsem.harness.embed import run_embed
-    from compsem.harness.embed_report import markdown_tables, score_rows, write_report
+    from compsem.harness.embed_report import score_rows, write_report
 
     # The PLANE vocabulary has AN phrases only by default (its AAN set would be 2.7M phrases).
     phrase_sets = args.phrase_sets or (["an"] if args.lexicon == "plane" else list(PHRASE_SETS))

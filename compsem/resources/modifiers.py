@@ -225,13 +225,9 @@ def load_modifier_lexicon(
     attributes_path: str | Path | None = None,
     effects_path: str | Path | None = None,
 ) -> ModifierLexicon:
-    """The shipped lexicon, a user's TSV in the same format, or a folder holding the original
-    RNPC lexicon (``int.csv``, ``sub.csv``, ``pri.csv``)."""
+    """The shipped lexicon or a user's TSV in the same format (the original RNPC lexicon's
+    folder is read by ``compsem.loading_scripts.rnpc_release.read_original_lexicon``)."""
     attributes = read_attributes(attributes_path, effects_path)
-    if path is not None and Path(path).is_dir():
-        from compsem.loading_scripts.rnpc_release import read_original_lexicon
-
-        return read_original_lexicon(Path(path), attributes)
     path = Path(path) if path is not None else data_path("rnpc_modifiers.tsv")
     modifiers = parse_modifier_rows(read_tsv(path, MODIFIER_COLUMNS, 3), attributes, path.name)
     check_categories(modifiers, path.name)

@@ -15,6 +15,8 @@ import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
 
+from compsem.sampling import apportion
+
 SPLITS = ("train", "validation", "test")
 UNASSIGNED = -1
 
@@ -167,18 +169,6 @@ def _cue_free(items: ItemCodes, rows: np.ndarray) -> np.ndarray:
         if not bad.any():
             return rows
         rows = rows[~bad]
-
-
-def apportion(total: int, capacities: np.ndarray) -> np.ndarray:
-    """Split ``total`` (≤ sum of capacities) proportionally to ``capacities``, largest remainder."""
-    capacities = np.asarray(capacities, dtype=np.int64)
-    if total <= 0 or capacities.sum() == 0:
-        return np.zeros_like(capacities)
-    exact = total * capacities / capacities.sum()
-    counts = np.floor(exact).astype(np.int64)
-    for index in np.argsort(-(exact - counts), kind="stable")[: total - counts.sum()]:
-        counts[index] += 1
-    return np.minimum(counts, capacities)
 
 
 def _pick(

@@ -1,0 +1,229 @@
+"""BoOQA's entry features, threshold presets (App. D), config regimes and build settings."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+
+import datasets
+
+from compsem.builders.booqa.predicate_hyponyms import WORD_SENSES
+from compsem.loading_scripts.booqa_corpus import DEMO
+from compsem.pipeline import PipelineConfig
+from compsem.settings import build_setting, setting_fields
+
+LABEL_NAMES = ["false", "true"]
+ENTAILMENT_NAMES = ["non_entailment", "entailment"]
+PAPER_BUCKETS = (
+    60,
+    100,
+    300,
+    500,
+    700,
+    1000,
+    1500,
+    2000,
+    2500,
+    3000,
+    4000,
+    5000,
+    6000,
+    8000,
+    10000,
+    15000,
+    20000,
+    30000,
+    50000,
+    100000,
+)
+# Appendix D thresholds and Table 4 sizes; Levy/Holt train and dev sizes (§2) for H-only.
+PRESETS = {
+    "paper": {
+        "window_days": 3,
+        "min_articles": 15,
+        "min_predicates": 15,
+        "min_pairs": 30,
+        "frequency_buckets": PAPER_BUCKETS,
+        "max_evidence": 3200,
+        "positives_per_split": 21800,
+        "h_only_sizes": (4372, 1114),
+    },
+    # Scaled down for the embedded demo corpus (about a hundred articles).
+    "demo": {
+        "window_days": 3,
+        "min_articles": 3,
+        "min_predicates": 3,
+        "min_pairs": 3,
+        "frequency_buckets": (4, 6, 8, 12),
+        "max_evidence": 6,
+        "positives_per_split": 20,
+        "h_only_sizes": (24, 8),
+    },
+}
+_EVIDENCE = {
+    "subject": datasets.Value("string"),
+    "predicate": datasets.Value("string"),
+    "object": datasets.Value("string"),
+    "text": datasets.Value("string"),
+    "mentions": datasets.Value("int32"),
+}
+_ENTRY = {
+    "id": datasets.Value("string"),
+    "hypothesis": datasets.Value("string"),
+    "label": datasets.ClassLabel(names=LABEL_NAMES),
+    "subject": datasets.Value("string"),
+    "predicate": datasets.Value("string"),
+    "object": datasets.Value("string"),
+    "subject_type": datasets.Value("string"),
+    "object_type": datasets.Value("string"),
+    "window": datasets.Value("int32"),
+    "window_start": datasets.Value("string"),
+    "window_end": datasets.Value("string"),
+    "bundle_id": datasets.Value("string"),
+    "frequency": datasets.Value("int64"),
+    "frequency_bucket": datasets.Value("string"),
+}
+EN_FEATURES = datasets.Features({**_ENTRY, "evidence": datasets.List(_EVIDENCE)})
+H_ONLY_FEATURES = datasets.Features(_ENTRY)
+LEVYHOLT_FEATURES = datasets.Features(
+    {
+        "id": datasets.Value("string"),
+        "premise": datasets.Value("string"),
+        "hypothesis": datasets.Value("string"),
+        "label": datasets.ClassLabel(names=ENTAILMENT_NAMES),
+        "subgroup": datasets.Value("string"),
+        "language": datasets.Value("string"),
+        **{
+            f"{side}_{part}": datasets.Value("string")
+            for side in ("premise", "hypothesis")
+            for part in ("subject", "predicate", "object")
+        },
+    }
+)
+
+
+@dataclass
+class BooqaConfig(PipelineConfig):
+    """One BoOQA config, and the build settings every config shares (each setting's help text
+    is its ``compsem build booqa --help`` line). A threshold left at None comes from the preset
+    (:func:`resolved`).
+
+    Args:
+        regime: ``en`` (dev, test), ``h_only`` (App. E.1: train and dev2 from dev, test;
+            arguments masked by entity type; no proposition in two splits) or ``levyholt``.
+        levyholt_subset: ``full``, ``directional`` or ``symmetric`` (regime ``levyholt``).
+    """
+
+    regime: str = "en"
+    levyholt_subset: str = "full"
+    corpus: str = build_setting(
+        DEMO,
+        "'demo' (the embedded demo corpus) or dated articles: a .jsonl/.parquet file with id, "
+        "date and text, a folder of them, or a datasets save_to_disk folder",
+    )
+    preset: str | None = build_setting(
+        None,
+        f"thresholds and sizes, one of {', '.join(sorted(PRESETS))} (default: demo for the demo "
+        "corpus, paper otherwise)",
+        metavar="NAME",
+    )
+    window_days: int | None = build_setting(None, "days per context window (App. D: 3)")
+    min_articles: int | None = build_setting(
+        None, "starring pairs: at least this many articles in a window (App. D: 15)"
+    )
+    min_predicates: int | None = build_setting(
+        None, "starring pairs: at least this many predicates in a window (App. D: 15)"
+    )
+    min_pairs: int | None = build_setting(
+        None, "felicitous predicates: at least this many argument pairs in the corpus (App. D: 30)"
+    )
+    frequency_buckets: tuple[int, ...] | None = build_setting(
+        None, "frequency bucket boundaries for sampling negatives (default: the preset's)"
+    )
+    max_negatives: int = build_setting(2, "negatives per bundle")
+    max_evidence: int | None = build_setting(
+        None, "evidence propositions per entry (App. D: 3,200)"
+    )
+    positives_per_split: int | None = build_setting(
+        None, "bundles (so positives) sampled for each of dev and test (Table 4: 21,800)"
+    )
+    dev_fraction: float = build_setting(
+        0.5, "share of the bundle-bearing windows' articles, earliest first, for dev"
+    )
+    h_only_sizes: tuple[int, int] | None = build_setting(
+        None, "rows of H-only train and dev2 (Levy/Holt's 4,372 and 1,114)"
+    )
+    word_sense: str = build_setting(
+        "first",
+        "how a predicate span's synset is chosen (see "
+        "compsem.builders.booqa.predicate_hyponyms.register_word_sense)",
+    )
+    seed: int = build_setting(42, "base seed of the sampling")
+    levyholt: str | None = build_setting(
+        None, "folder of the Levy/Holt files: adds the levyholt_* configs", metavar="DIR"
+    )
+    rows_per_bucket: int = build_setting(
+        2_000_000, "triples per partition bucket of the out-of-core aggregation"
+    )
+
+
+# Settings that must be at least 1 once the preset is applied.
+_POSITIVE = (
+    "window_days",
+    "min_articles",
+    "min_predicates",
+    "min_pairs",
+    "max_negatives",
+    "max_evidence",
+    "positives_per_split",
+    "tasks",
+    "workers",
+    "rows_per_bucket",
+)
+
+
+def resolved(config: BooqaConfig) -> BooqaConfig:
+    """The config with its preset applied and every value checked (``datasets`` sets config
+    keyword arguments after construction, so this cannot run in ``__post_init__``); errors name
+    the value and what to pass."""
+    if config.extracted and config.corpus != DEMO:
+        raise ValueError("Pass either a corpus or an extracted shards folder, not both.")
+    preset = config.preset or (DEMO if config.corpus == DEMO and not config.extracted else "paper")
+    if preset not in PRESETS:
+        raise ValueError(f"Unknown preset {preset!r}; use one of {sorted(PRESETS)}.")
+    values = {
+        name: default if getattr(config, name) is None else getattr(config, name)
+        for name, default in PRESETS[preset].items()
+    }
+    values["frequency_buckets"] = tuple(int(b) for b in values["frequency_buckets"])
+    values["h_only_sizes"] = tuple(int(n) for n in values["h_only_sizes"])
+    config = replace(config, preset=preset, **values)
+    for name in _POSITIVE:
+        if int(getattr(config, name)) < 1:
+            raise ValueError(f"{name} must be at least 1, got {getattr(config, name)}.")
+    buckets = config.frequency_buckets
+    if not buckets or list(buckets) != sorted(set(buckets)):
+        raise ValueError(f"frequency_buckets must be increasing, got {buckets}.")
+    if not 0 < config.dev_fraction < 1:
+        raise ValueError(f"dev_fraction must lie in (0, 1), got {config.dev_fraction}.")
+    if config.word_sense not in WORD_SENSES:
+        raise ValueError(
+            f"Unknown word_sense {config.word_sense!r}; registered: {sorted(WORD_SENSES)}."
+        )
+    return config
+
+
+def generation_settings(config: BooqaConfig) -> dict:
+    """The resolved settings that decide the ``en`` and ``h_only`` entries (all but the
+    Levy/Holt folder): a cache key, and the card's ``settings`` block."""
+    names = [f.name for f in setting_fields(BooqaConfig) if f.name != "levyholt"]
+    return {name: getattr(config, name) for name in names}
+
+
+BUILDER_CONFIGS = [
+    BooqaConfig(name="en", regime="en"),
+    BooqaConfig(name="h_only", regime="h_only"),
+]
+LEVYHOLT_CONFIGS = [
+    BooqaConfig(name=f"levyholt_{subset}", regime="levyholt", levyholt_subset=subset)
+    for subset in ("full", "directional", "symmetric")
+]

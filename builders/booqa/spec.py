@@ -1,0 +1,129 @@
+"""BoOQA as compsem publishes it: the card, the harness preset and the changelog."""
+
+from __future__ import annotations
+
+import pyarrow.compute as pc
+
+from compsem.builders.booqa.audit import AUDIT_CHECKS
+from compsem.builders.booqa.builder import Booqa
+from compsem.builders.booqa.bundles import bucket_labels
+from compsem.builders.booqa.config import (
+    EN_FEATURES,
+    LEVYHOLT_CONFIGS,
+    PRESETS,
+    BooqaConfig,
+    generation_settings,
+    resolved,
+)
+from compsem.builders.booqa.population import corpus_population, parser_id, population_summary
+from compsem.builders.booqa.propositions import EXTRACTION_REVISION, check_shards
+from compsem.builders.booqa.splits import en_splits
+from compsem.card import template_path
+from compsem.loading_scripts.booqa_corpus import DEMO, open_news_corpus
+from compsem.pipeline import shard_parser
+from compsem.presets import Preset
+from compsem.resources.wordnet import wordnet_version
+from compsem.spec import BenchmarkSpec
+
+CHANGELOG = {
+    "1.0.0": "first compsem generation of BoOQA (English) from a dated news corpus: `en`, "
+    "`h_only` and the Levy/Holt subsets.",
+}
+REGIME_DESCRIPTIONS = {
+    "en": "Dev and test from disjoint time spans, each entry with its evidence (§4, App. D).",
+    "h_only": "Hypothesis-only robustness test (App. E.1): train and dev2 carved from dev at "
+    "Levy/Holt-like sizes, test; arguments masked by entity type; no proposition shared by two "
+    "splits; no evidence.",
+    "levyholt": "Levy/Holt {subset} subset, read from the public files (§2).",
+}
+
+PRESET = Preset(
+    name="booqa",
+    # Bundles and windows: in `en` and in `h_only`, which masks the evidence away.
+    signature=frozenset({"bundle_id", "window"}),
+    input_form="auto",
+    max_length=128,
+    note="BoOQA §4.2 and Appendix G: max over up to 3,200 pieces of evidence; H-only "
+    "training on `hypothesis` (Appendix E.1)",
+)
+
+
+def provenance(config: BooqaConfig) -> dict:
+    """The inputs that determine the generated content, and what the corpus yielded (left out
+    when only Levy/Holt configs were built, so no corpus is processed for them)."""
+    base = {"version": str(Booqa.VERSION), "seed": config.seed, "levyholt": config.levyholt}
+    if config.regime == "levyholt":
+        return base
+    s = resolved(config)
+    partitions, population = corpus_population(s)
+    if s.extracted:
+        corpus, fingerprint_, parser = (
+            s.extracted,
+            "extracted",
+            shard_parser(check_shards(s.extracted)),
+        )
+    else:
+        corpus, fingerprint_, parser = (
+            s.corpus,
+            open_news_corpus(s.corpus).fingerprint,
+            parser_id(s),
+        )
+    spans = {
+        split: [pc.min(table["window_start"]).as_py(), pc.max(table["window_end"]).as_py()]
+        for split, table in en_splits(s, EN_FEATURES.arrow_schema).items()
+        if len(table)
+    }
+    return {
+        **base,
+        "corpus": corpus,
+        "demo": s.corpus == DEMO and not s.extracted,
+        "corpus_fingerprint": fingerprint_,
+        "spacy_model": parser,
+        "wordnet": wordnet_version(),
+        "preset": s.preset,
+        "settings": generation_settings(s),
+        "articles": int(pc.sum(partitions.articles_per_window["articles"]).as_py()),
+        "windows": len(partitions.articles_per_window),
+        "split_spans": spans,
+        "extraction_revision": EXTRACTION_REVISION,
+        **population_summary(population),
+    }
+
+
+SPEC = BenchmarkSpec(
+    name="booqa",
+    title="BoOQA, directional predicate entailment, built from the embedded DEMO news corpus",
+    builder=Booqa,
+    card_template=template_path("booqa.md"),
+    card_metadata={
+        "pretty_name": "BoOQA: Boolean Open QA for directional predicate entailment (compsem "
+        "generation)",
+        "language": ["en"],
+        "license": "other",
+        "license_name": "corpus-and-wordnet",
+        "license_link": "https://wordnet.princeton.edu/license-and-commercial-use",
+        "task_categories": ["text-classification", "question-answering"],
+        "task_ids": ["natural-language-inference"],
+        "tags": [
+            "entailment",
+            "directional-inference",
+            "predicate-entailment",
+            "wordnet",
+            "compsem",
+        ],
+    },
+    describe_config=lambda config: REGIME_DESCRIPTIONS[config.regime].format(
+        subset=config.levyholt_subset
+    ),
+    provenance=provenance,
+    preset=PRESET,
+    optional_configs={"levyholt": [config.name for config in LEVYHOLT_CONFIGS]},
+    statistics_fields=("frequency_bucket", "subgroup"),
+    vocabulary_fields=("bundle_id", "window", "predicate"),
+    audit_checks=AUDIT_CHECKS,
+    # An entry is a proposition in a context window: these fix its hypothesis and its evidence
+    # (`compsem audit` checks them for duplicates; the Levy/Holt configs lack them).
+    audit_input_fields=("subject", "predicate", "object", "window"),
+    changelog=CHANGELOG,
+    card_context={"bucket_labels": bucket_labels, "threshold_presets": PRESETS},
+)

@@ -1,0 +1,129 @@
+"""PLANE's label rules (Table 1), item features, split regimes and build settings."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import datasets
+
+from compsem.loading_scripts.corpora import WORDNET_GLOSSES
+from compsem.pipeline import PipelineConfig
+from compsem.settings import build_setting
+
+LABEL_NAMES = ["non_entailment", "entailment"]
+INFERENCE_TYPES = (1, 2, 3)
+# PLANE Table 1: does AN entail the hypothesis of inference type 1, 2, 3?
+ENTAILS = {"I": (True, True, True), "S": (True, True, False), "O": (False, False, True)}
+# §3.2: hypernyms up to path distance 3; intensional adjectives only direct hypernyms.
+MAX_HYPERNYM_DISTANCE = {"I": 3, "S": 3, "O": 1}
+# Bumped whenever extraction or pool construction changes what the caches hold.
+_PIPELINE_REVISION = 1
+
+ITEM_FEATURES = datasets.Features(
+    {
+        "id": datasets.Value("string"),
+        "premise": datasets.Value("string"),
+        "hypothesis": datasets.Value("string"),
+        "sentence": datasets.Value("string"),
+        "label": datasets.ClassLabel(names=LABEL_NAMES),
+        "adjective": datasets.Value("string"),
+        "noun": datasets.Value("string"),
+        "hypernym": datasets.Value("string"),
+        "adjective_class": datasets.Value("string"),
+        "inference_type": datasets.Value("int8"),
+        "hypernym_distance": datasets.Value("int8"),
+        "phrase_count": datasets.Value("int64"),
+        "pmi": datasets.Value("float64"),
+    }
+)
+
+
+REGIMES = (
+    "full",
+    "goood",
+    "one_it",
+    "in_distribution",
+    "two_shot",
+    "original_goood",
+    "original_one_it",
+)
+N_RESAMPLES = 5
+# Shares of the adjective-noun phrases given to train, validation and test in Appendix D splits.
+IN_DISTRIBUTION_SHARES = (0.6, 0.4)
+
+
+@dataclass
+class PlaneConfig(PipelineConfig):
+    """One PLANE split regime, and the build settings every regime shares (each setting's help
+    text is its ``compsem build plane --help`` line).
+
+    Args:
+        regime: ``full`` (every item, one ``train`` split), ``goood`` (§6.1: no adjective, noun
+            or hypernym of validation or test occurs in train in any role), ``one_it`` (§6.2:
+            GOoD over IT3 items only), ``in_distribution`` (Appendix D: atoms shared, adjective-
+            noun phrases disjoint), ``two_shot`` (§4 prompts), or ``original_goood`` /
+            ``original_one_it`` (the published release, read from ``original_release``).
+        split_index: 1 … 5, which independent seeded resample of a split regime.
+    """
+
+    regime: str = "full"
+    split_index: int = 1
+    corpus: str = build_setting(
+        WORDNET_GLOSSES,
+        "wordnet_glosses, a .txt/.jsonl/.parquet file, a folder of them, or a datasets "
+        "save_to_disk folder",
+    )
+    text_column: str = build_setting("text", "column or JSON field with the text")
+    lexicon: str | None = build_setting(
+        None, "adjective lexicon TSV (adjective, class, note); default: the shipped one"
+    )
+    seed: int = build_setting(42, "base random seed; each regime and resample derives its own")
+    max_docs: int | None = build_setting(
+        None, "parse only the first N documents (of each datatrove task's share)"
+    )
+    test_fraction: float = build_setting(
+        0.4, "share of the row mass whose vocabulary goes to test (GOoD, One-IT)"
+    )
+    validation_fraction: float = build_setting(
+        0.25, "share of the balanced train side held out as validation (GOoD, One-IT)"
+    )
+    two_shot_triplets_per_class: int = build_setting(
+        100, "<A, N, h(N)> triplets per adjective class in two_shot"
+    )
+    original_release: str | None = build_setting(
+        None, "folder of the original PLANE pickles: adds the original_* configs", metavar="DIR"
+    )
+
+    def __post_init__(self):
+        super().__post_init__()
+        if self.regime not in REGIMES:
+            raise ValueError(f"Unknown PLANE regime {self.regime!r}; use one of {REGIMES}.")
+        if not 1 <= self.split_index <= N_RESAMPLES:
+            raise ValueError(f"split_index must be 1 … {N_RESAMPLES}, got {self.split_index}.")
+        if not (
+            0 < self.test_fraction < 1 and 0 < self.validation_fraction < 1 - self.test_fraction
+        ):
+            raise ValueError(
+                "test_fraction and validation_fraction must be positive and sum to less than 1, "
+                f"got {self.test_fraction} and {self.validation_fraction}."
+            )
+
+
+def _resampled(regime: str, stem: str) -> list[PlaneConfig]:
+    return [
+        PlaneConfig(name=f"{stem}_{index}", regime=regime, split_index=index)
+        for index in range(1, N_RESAMPLES + 1)
+    ]
+
+
+BUILDER_CONFIGS = [
+    PlaneConfig(name="full", regime="full"),
+    *_resampled("goood", "goood_split"),
+    *_resampled("one_it", "one_it_split"),
+    *_resampled("in_distribution", "in_distribution"),
+    PlaneConfig(name="two_shot", regime="two_shot"),
+]
+ORIGINAL_CONFIGS = [
+    *_resampled("original_goood", "original_goood_split"),
+    *_resampled("original_one_it", "original_one_it_split"),
+]

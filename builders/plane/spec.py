@@ -1,0 +1,104 @@
+"""PLANE as compsem publishes it: the card, the harness preset and the changelog."""
+
+from __future__ import annotations
+
+import os
+from collections import Counter
+
+from compsem.builders.plane.audit import AUDIT_CHECKS
+from compsem.builders.plane.builder import Plane
+from compsem.builders.plane.config import (
+    IN_DISTRIBUTION_SHARES,
+    MAX_HYPERNYM_DISTANCE,
+    ORIGINAL_CONFIGS,
+    PlaneConfig,
+)
+from compsem.builders.plane.items import describe_source, open_source
+from compsem.card import WORDNET_LICENSE, template_path
+from compsem.loading_scripts.corpora import GLOSS_PARTS
+from compsem.presets import Preset
+from compsem.resources.lexicon import load_adjective_lexicon
+from compsem.resources.wordnet import wordnet_version
+from compsem.spec import BenchmarkSpec
+
+REGIME_DESCRIPTIONS = {
+    "full": "Every item of the pool, unsplit.",
+    "goood": "Generalise out of distribution (§6.1): no adjective, noun or hypernym of test "
+    "occurs in train or validation in any role; validation is a balanced holdout of the train "
+    "side, for model selection.",
+    "one_it": "One-IT (§6.2): GOoD splits of IT3 items only, the inference type where "
+    "intersective and subsective adjectives disagree.",
+    "in_distribution": "In-distribution (Appendix D): adjectives, nouns and hypernyms shared "
+    "with train, adjective-noun phrases disjoint.",
+    "two_shot": "Two-shot prompts (§4): two labelled premises and one masked hypothesis.",
+    "original_goood": "The published GOoD split, read from the original release.",
+    "original_one_it": "The published One-IT split, read from the original release.",
+}
+CHANGELOG = {
+    "1.0.0": "First compsem generation of PLANE: Table 1 items from a corpus, the shipped "
+    "472-adjective lexicon and WordNet 3.0; GOoD, One-IT and in-distribution splits (five seeded "
+    "resamples each) with no hypernym leak; two-shot prompts; readers of the original release.",
+}
+PRESET = Preset(
+    name="plane",
+    signature=frozenset({"adjective_class", "inference_type"}),
+    input_form="single",
+    epochs=1.0,
+    batch_size=8,
+    max_length=12,
+    note="PLANE §6.1: BERT-base sequence classification on `sentence`, 1 epoch, input "
+    "length 12; batch size and learning rate the Trainer defaults (the paper is silent)",
+)
+
+
+def demo_settings() -> dict:
+    """One datatrove task per core (up to the glosses' parts): the pair counts do not depend on
+    the number of tasks when every document is parsed."""
+    parallel = min(os.cpu_count() or 1, GLOSS_PARTS)
+    return {"tasks": parallel, "workers": parallel}
+
+
+def provenance(config: PlaneConfig) -> dict:
+    """The inputs that determine the generated content, for the card."""
+    lexicon = load_adjective_lexicon(config.lexicon)
+    return {
+        "version": str(Plane.VERSION),
+        "seed": config.seed,
+        **describe_source(config, open_source(config)),
+        "max_docs": config.max_docs,
+        "wordnet": wordnet_version(),
+        "lexicon": lexicon.source,
+        "lexicon_size": len(lexicon),
+        "lexicon_classes": dict(sorted(Counter(lexicon.classes.values()).items())),
+        "lexicon_fingerprint": lexicon.fingerprint,
+        "max_hypernym_distance": MAX_HYPERNYM_DISTANCE,
+        "test_fraction": config.test_fraction,
+        "validation_fraction": config.validation_fraction,
+        "two_shot_triplets_per_class": config.two_shot_triplets_per_class,
+    }
+
+
+SPEC = BenchmarkSpec(
+    name="plane",
+    title="PLANE, adjective-noun phrase entailment, built from WordNet's glosses",
+    builder=Plane,
+    card_template=template_path("plane.md"),
+    card_metadata={
+        "pretty_name": "PLANE: Phrase-Level Adjective-Noun Entailment (compsem generation)",
+        "language": ["en"],
+        **WORDNET_LICENSE,
+        "task_categories": ["text-classification"],
+        "task_ids": ["natural-language-inference"],
+        "tags": ["compositionality", "entailment", "adjective-noun", "wordnet", "compsem"],
+    },
+    describe_config=lambda config: REGIME_DESCRIPTIONS[config.regime],
+    provenance=provenance,
+    preset=PRESET,
+    optional_configs={"original_release": [config.name for config in ORIGINAL_CONFIGS]},
+    statistics_fields=("adjective_class", "inference_type", "template", "verbaliser"),
+    vocabulary_fields=("adjective", "noun", "hypernym"),
+    audit_checks=AUDIT_CHECKS,
+    changelog=CHANGELOG,
+    demo_settings=demo_settings,
+    card_context={"in_distribution_shares": IN_DISTRIBUTION_SHARES},
+)

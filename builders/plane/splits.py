@@ -1,0 +1,133 @@
+"""PLANE's split regimes: GOoD (§6.1), One-IT (§6.2), in-distribution (Appendix D), two-shot
+prompts (§4) and the original release, each from one seeded generator per regime and resample."""
+
+from __future__ import annotations
+
+import functools
+
+import numpy as np
+import pyarrow as pa
+import pyarrow.compute as pc
+
+from compsem.builders.plane.config import (
+    IN_DISTRIBUTION_SHARES,
+    INFERENCE_TYPES,
+    ITEM_FEATURES,
+    REGIMES,
+    PlaneConfig,
+)
+from compsem.builders.plane.hypernyms import unigram_hypernyms
+from compsem.builders.plane.items import build_item_pool
+from compsem.builders.plane.prompts import two_shot_prompts
+from compsem.builders.plane.vocabulary import (
+    ItemCodes,
+    atoms_seen_in,
+    balance,
+    compound_sides,
+    holdout,
+    nouns_with_every_class,
+    rows_within_sides,
+    vocabulary_sides,
+)
+from compsem.loading_scripts.plane_release import read_original_split
+from compsem.resources.lexicon import ADJECTIVE_CLASSES
+
+
+def _generator(config: PlaneConfig) -> np.random.Generator:
+    return np.random.default_rng([config.seed, REGIMES.index(config.regime), config.split_index])
+
+
+def _too_small(config: PlaneConfig, what: str) -> ValueError:
+    return ValueError(
+        f"Config {config.name!r}: {what}: the corpus is too small for this regime's constraints. "
+        "Parse more text (raise --max-docs or pass a larger --corpus)."
+    )
+
+
+def _check_nonempty(splits: dict[str, pa.Table], config: PlaneConfig) -> dict[str, pa.Table]:
+    empty = [name for name, table in splits.items() if len(table) == 0]
+    if empty:
+        raise _too_small(config, f"split(s) {', '.join(empty)} came out empty")
+    return splits
+
+
+def goood_splits(
+    pool: pa.Table, config: PlaneConfig, rng: np.random.Generator, inference_types=INFERENCE_TYPES
+) -> dict[str, pa.Table]:
+    """§6.1: train and test over disjoint vocabularies (every role, hypernyms included), each
+    balanced; test nouns are those seen with every adjective class (§3.2). Validation is a
+    balanced holdout of the train side, for model selection."""
+    items = ItemCodes.from_table(pool, ADJECTIVE_CLASSES)
+    shares = (1 - config.test_fraction, config.test_fraction)
+    row_side = rows_within_sides(items, vocabulary_sides(items, shares, rng))
+    train = balance(items, np.flatnonzero(row_side == 0), inference_types, rng)
+    test = nouns_with_every_class(items, np.flatnonzero(row_side == 1))
+    train, validation = holdout(items, train, inference_types, config.validation_fraction, rng)
+    splits = {
+        "train": train,
+        "validation": validation,
+        "test": balance(items, test, inference_types, rng),
+    }
+    return {split: pool.take(rows) for split, rows in splits.items()}
+
+
+def one_it_splits(pool: pa.Table, config: PlaneConfig, rng: np.random.Generator):
+    """§6.2: GOoD splits of the IT3 items alone, the one type where I and S disagree."""
+    return goood_splits(pool.filter(pc.equal(pool["inference_type"], 3)), config, rng, (3,))
+
+
+def in_distribution_splits(
+    pool: pa.Table, config: PlaneConfig, rng: np.random.Generator
+) -> dict[str, pa.Table]:
+    """Appendix D: adjective-noun phrases (hence every ⟨A, N, h(N), IT⟩ compound) are disjoint
+    across splits, while every adjective, noun and hypernym of validation and test also occurs,
+    in the same role, in train."""
+    items = ItemCodes.from_table(pool, ADJECTIVE_CLASSES)
+    row_side = compound_sides(items, IN_DISTRIBUTION_SHARES, rng)
+    train = balance(items, np.flatnonzero(row_side == 0), INFERENCE_TYPES, rng)
+    train, validation = holdout(items, train, INFERENCE_TYPES, config.validation_fraction, rng)
+    validation = atoms_seen_in(items, validation, train)
+    test = nouns_with_every_class(items, atoms_seen_in(items, np.flatnonzero(row_side == 1), train))
+    splits = {
+        "train": train,
+        "validation": balance(items, validation, INFERENCE_TYPES, rng),
+        "test": balance(items, test, INFERENCE_TYPES, rng),
+    }
+    return {split: pool.take(rows) for split, rows in splits.items()}
+
+
+def plane_splits(config: PlaneConfig) -> dict[str, pa.Table]:
+    """The splits of one config, as Arrow tables in ITEM_FEATURES (or PROMPT_FEATURES) order."""
+    if config.regime.startswith("original_"):
+        return original_splits(config)
+    pool = build_item_pool(config)
+    classes = set(pool["adjective_class"].unique().to_pylist())
+    if not classes or (config.regime != "full" and classes != set(ADJECTIVE_CLASSES)):
+        missing = ", ".join(sorted(set(ADJECTIVE_CLASSES) - classes))
+        raise _too_small(config, f"no phrases with adjectives of class {missing}")
+    rng = _generator(config)
+    if config.regime == "full":
+        return {"train": pool}
+    if config.regime == "two_shot":
+        return {"test": two_shot_prompts(pool, config.two_shot_triplets_per_class, rng)}
+    regime = {
+        "goood": goood_splits,
+        "one_it": one_it_splits,
+        "in_distribution": in_distribution_splits,
+    }
+    return _check_nonempty(regime[config.regime](pool, config, rng), config)
+
+
+def original_splits(config: PlaneConfig) -> dict[str, pa.Table]:
+    """The published split, read by ``loading_scripts/plane_release.py``, with each hypernym's
+    WordNet path distance from its noun (-1 where WordNet has no such path)."""
+    records = read_original_split(config.original_release, config.regime, config.split_index)
+    distances = functools.cache(lambda noun: unigram_hypernyms(noun, 3))
+    for rows in records.values():
+        for row in rows:
+            it, noun, hypernym = row["inference_type"], row["noun"], row["hypernym"]
+            row["hypernym_distance"] = 0 if it == 1 else distances(noun).get(hypernym, -1)
+    return {
+        split: pa.Table.from_pylist(rows, schema=ITEM_FEATURES.arrow_schema)
+        for split, rows in records.items()
+    }

@@ -1,0 +1,113 @@
+"""SETI as compsem publishes it: the card, the harness preset and the changelog."""
+
+from __future__ import annotations
+
+from collections import Counter
+from pathlib import Path
+
+from compsem.builders.seti.builder import Seti
+from compsem.builders.seti.compose import NAT_LABEL_NAMES
+from compsem.builders.seti.config import SETTINGS, SetiConfig
+from compsem.builders.seti.generation import natural_pairs
+from compsem.builders.seti.lexicon import load_embedding_verbs, load_sentence_lexicon
+from compsem.builders.seti.splits import FEW_SHOT_SIZES
+from compsem.card import WORDNET_LICENSE, template_path
+from compsem.fingerprint import file_fingerprint
+from compsem.presets import Preset
+from compsem.resources.spacy_pipeline import load_pipeline, pipeline_id
+from compsem.resources.wordnet import wordnet_version
+from compsem.spec import BenchmarkSpec
+
+PRESET = Preset(
+    name="seti",
+    signature=frozenset({"kind", "rule"}),
+    input_form="pair",
+    epochs=3.0,
+    batch_size=16,
+    max_length=128,
+    shots=(0, 1, 2, 4, 8, 16, 32, 64, 128),
+    curve_epochs=3.0,
+    curve_base_split="train",
+    note="SETI §4.2 and §5.2: batch 16, max length 128, Trainer defaults otherwise; few-shot "
+    "0 to 128 shots from `few_shot` after training on `train`, 3 epochs each",
+)
+
+
+def describe_config(config: SetiConfig) -> str:
+    setting = SETTINGS[config.setting]
+    if config.in_distribution:
+        return (
+            f"In-distribution twin of `{setting.name}` (§4.1): its train, validation and test "
+            "rows pooled and re-split at random into splits of the same sizes."
+        )
+    kind = "Trivial" if setting.trivial else "Non-trivial"
+    return f"Task {setting.task}, {kind.lower()} setting ({setting.equation}): {setting.summary}."
+
+
+def provenance(config: SetiConfig) -> dict:
+    """The inputs that determine the generated content, and what generation produced."""
+    _, pairs, sentences = natural_pairs(config)
+    verbs = load_embedding_verbs(config.verbs)
+    nlp = load_pipeline(config.spacy_model)
+    counts = Counter(
+        (kind, NAT_LABEL_NAMES[label])
+        for kind, label in zip(
+            pairs["nat_type"].to_pylist(), pairs["nat_label"].to_pylist(), strict=True
+        )
+    )
+    result = {
+        "version": str(Seti.VERSION),
+        "seed": config.seed,
+        "source": "SICK" if config.sick else "generated",
+        "spacy_model": pipeline_id(nlp),
+        "wordnet": wordnet_version(),
+        "verbs": verbs.source,
+        "verbs_fingerprint": verbs.fingerprint,
+        "veridical_verbs": verbs.of_class("veridical"),
+        "non_veridical_verbs": verbs.of_class("non_veridical"),
+        "pairs": {f"{kind} {label}": count for (kind, label), count in sorted(counts.items())},
+        "relations": dict(sorted(Counter(pairs["nat_relation"].to_pylist()).items())),
+        "distinct_rules": len(set(pairs["nat_rule"].to_pylist())),
+        "validation_fraction": config.validation_fraction,
+        "side_shares": dict(zip(("train", "test", "few_shot"), config.side_shares, strict=True)),
+        "few_shot_size": config.few_shot_size,
+        "few_shot_sizes": list(FEW_SHOT_SIZES),
+    }
+    if config.sick:
+        result["sick_fingerprint"] = file_fingerprint(Path(config.sick))
+    else:
+        lexicon = load_sentence_lexicon(config.lexicon)
+        result.update(
+            lexicon=lexicon.source,
+            lexicon_fingerprint=lexicon.fingerprint,
+            lexicon_nouns=len(lexicon.nouns),
+            lexicon_verbs=len(lexicon.verbs),
+            sentences_requested=config.sentences,
+            passive_share=config.passive_share,
+            sentences_generated=len(sentences),
+            source_sentences=sum(sentences["source"].to_pylist()),
+            sentences_parsed=sum(sentences["parsed"].to_pylist()),
+        )
+    return result
+
+
+SPEC = BenchmarkSpec(
+    name="seti",
+    title="SETI, systematicity of veridical and natural inference, on generated sentences",
+    builder=Seti,
+    card_template=template_path("seti.md"),
+    card_metadata={
+        "pretty_name": "SETI: Systematicity Evaluation of Textual Inference (compsem generation)",
+        "language": ["en"],
+        **WORDNET_LICENSE,
+        "task_categories": ["text-classification"],
+        "task_ids": ["natural-language-inference"],
+        "tags": ["compositionality", "systematicity", "entailment", "veridicality", "compsem"],
+    },
+    describe_config=describe_config,
+    provenance=provenance,
+    preset=PRESET,
+    # Fields without nulls only: export.split_statistics sorts the values it counts.
+    statistics_fields=("kind", "rule", "inference_type"),
+    vocabulary_fields=("verb", "nat_rule", "s_id"),
+)

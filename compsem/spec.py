@@ -1,0 +1,101 @@
+"""What a benchmark package declares, as one typed object: :class:`BenchmarkSpec`.
+
+Each package in ``builders/`` exposes ``SPEC``; ``compsem.builders.BENCHMARKS`` lists them. Export,
+audit, Hub publishing, ``compsem build`` and the harness read a benchmark only through its spec,
+so adding a benchmark is one package plus one registry line.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import datasets
+
+from compsem.audit_checks import Check
+from compsem.presets import Preset
+
+
+@dataclass(frozen=True)
+class BenchmarkSpec:
+    """One benchmark.
+
+    Attributes:
+        name: the registry name (``compsem build NAME``, Hub repo ``compsem/NAME``).
+        title: one line for ``--help`` and the demo's headings.
+        builder: the ``datasets`` builder class; its ``BUILDER_CONFIG_CLASS`` declares every
+            build setting (``compsem.settings``).
+        card_template: the Jinja template of the export's README.md.
+        card_metadata: the card's YAML metadata (pretty name, licence, task categories…).
+        describe_config: a config's one-paragraph description for the card.
+        provenance: what the card records of a config's inputs beyond its settings
+            (fingerprints, resource versions, derived statistics).
+        optional_configs: configs built only when a setting is given, by setting name (e.g.
+            ``original_release``: the original release's configs); the rest are the defaults.
+        statistics_fields: columns whose value distribution the card tabulates per split.
+        vocabulary_fields: columns whose distinct values the card counts per split.
+        audit_checks: ``{regime: [check, …]}`` (``"*"``: any other regime), see
+            ``compsem/audit_checks.py``.
+        audit_input_fields: the columns that make a row's model input (duplicate checks);
+            default ``premise`` + ``hypothesis``, else the first of ``sentence``/``prompt``/``text``.
+        audit_hypothesis_field: the column a hypothesis-only probe reads.
+        preset: the paper's training and evaluation settings for the harness, if it has any.
+        changelog: ``{version: change}``, rendered on the card newest first.
+        demo_settings: builder keyword arguments for ``compsem demo`` that change how fast the
+            build runs but not what it holds.
+        card_context: extra names the card template uses (e.g. BoOQA's bucket labels).
+    """
+
+    name: str
+    title: str
+    builder: type[datasets.DatasetBuilder]
+    card_template: Path
+    card_metadata: Mapping[str, Any]
+    describe_config: Callable[[datasets.BuilderConfig], str]
+    provenance: Callable[[datasets.BuilderConfig], dict]
+    preset: Preset | None = None
+    optional_configs: Mapping[str, Sequence[str]] = field(default_factory=dict)
+    statistics_fields: tuple[str, ...] = ()
+    vocabulary_fields: tuple[str, ...] = ()
+    audit_checks: Mapping[str, Sequence[Check]] = field(default_factory=dict)
+    audit_input_fields: tuple[str, ...] | None = None
+    audit_hypothesis_field: str = "hypothesis"
+    changelog: Mapping[str, str] = field(default_factory=dict)
+    demo_settings: Callable[[], dict] = dict
+    card_context: Mapping[str, Any] = field(default_factory=dict)
+
+    @property
+    def version(self) -> str:
+        return str(self.builder.VERSION)
+
+    @property
+    def config_class(self) -> type[datasets.BuilderConfig]:
+        return self.builder.BUILDER_CONFIG_CLASS
+
+    @property
+    def original_configs(self) -> list[str]:
+        """The configs read from a benchmark's original release, if it has a reader."""
+        return list(self.optional_configs.get("original_release", ()))
+
+    def default_config_names(self, settings: Mapping[str, Any]) -> list[str]:
+        """Every config that the given settings make available, in declaration order."""
+        optional = {
+            name
+            for setting, names in self.optional_configs.items()
+            if not settings.get(setting)
+            for name in names
+        }
+        return [c.name for c in self.builder.BUILDER_CONFIGS if c.name not in optional]
+
+    def config_regime(self, config_name: str) -> str | None:
+        """The split regime of a config (its ``regime`` attribute, else its name); None for a
+        config the builder does not know."""
+        config = self.builder.builder_configs.get(config_name)
+        if config is None:
+            return None
+        return getattr(config, "regime", None) or config_name
+
+    def regime_checks(self, regime: str | None) -> list[Check]:
+        return list(self.audit_checks.get(regime, self.audit_checks.get("*", [])))

@@ -1,0 +1,1 @@
+"""The `consistency` evaluate metric: its script and card (evaluate loads the script on its own)."""

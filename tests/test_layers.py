@@ -1,0 +1,86 @@
+"""Imports flow one way: the layer contracts of pyproject.toml hold, and no module imports
+itself through others, counting imports inside functions.
+
+import-linter and grimp walk a package's own folder, but pyproject maps ``builders/``,
+``loading_scripts/``, ``metrics/`` and ``cards/`` into the ``compsem`` namespace from elsewhere.
+So the tests first lay the sources out as the wheel does, then analyse that tree.
+"""
+
+import json
+import os
+import shutil
+import subprocess
+import sys
+import tomllib
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+# Finds every cycle among the modules (Tarjan's strongly connected components), printed as JSON.
+CYCLES = """
+import json, sys
+import grimp
+graph = grimp.build_graph("compsem")
+edges = {m: graph.find_modules_directly_imported_by(m) for m in graph.modules}
+index, low, stack, on_stack, cycles = {}, {}, [], set(), []
+sys.setrecursionlimit(10000)
+def visit(module):
+    index[module] = low[module] = len(index)
+    stack.append(module)
+    on_stack.add(module)
+    for other in edges[module]:
+        if other not in index:
+            visit(other)
+            low[module] = min(low[module], low[other])
+        elif other in on_stack:
+            low[module] = min(low[module], index[other])
+    if low[module] == index[module]:
+        component = []
+        while True:
+            member = stack.pop()
+            on_stack.discard(member)
+            component.append(member)
+            if member == module:
+                break
+        if len(component) > 1:
+            cycles.append(sorted(component))
+for module in sorted(edges):
+    if module not in index:
+        visit(module)
+print(json.dumps(cycles))
+"""
+
+
+@pytest.fixture(scope="module")
+def package_tree(tmp_path_factory) -> Path:
+    """The ``compsem`` package as the wheel installs it, in a folder of its own."""
+    tree = tmp_path_factory.mktemp("layout")
+    folders = tomllib.loads((ROOT / "pyproject.toml").read_text())["tool"]["setuptools"]
+    ignore = shutil.ignore_patterns("__pycache__", "*.pyc")
+    for package, folder in sorted(folders["package-dir"].items(), key=lambda item: item[0]):
+        target = tree / package.replace(".", "/")
+        shutil.copytree(ROOT / folder, target, ignore=ignore, dirs_exist_ok=True)
+    return tree
+
+
+def run_in(tree: Path, *command: str) -> subprocess.CompletedProcess:
+    env = {**os.environ, "PYTHONPATH": str(tree)}
+    return subprocess.run(command, cwd=tree, env=env, capture_output=True, text=True)
+
+
+def test_the_layer_contracts_hold(package_tree):
+    lint_imports = Path(sys.executable).with_name("lint-imports")
+    result = run_in(package_tree, str(lint_imports), "--config", str(ROOT / "pyproject.toml"))
+    assert result.returncode == 0, result.stdout[-4000:] + result.stderr[-2000:]
+    assert "Contracts: 2 kept, 0 broken" in result.stdout
+
+
+def test_no_module_imports_itself_through_others(package_tree):
+    result = run_in(package_tree, sys.executable, "-c", CYCLES)
+    assert result.returncode == 0, result.stderr[-2000:]
+    graph_found = run_in(
+        package_tree, sys.executable, "-c", "import compsem; print(compsem.__file__)"
+    )
+    assert str(package_tree) in graph_found.stdout, "the analysis must read the assembled tree"
+    assert json.loads(result.stdout) == []

@@ -1,0 +1,148 @@
+"""A benchmark is one spec in the registry: a sixth one, registered here, builds from the command
+line with flags derived from its settings, exports, loads and audits like the five."""
+
+from dataclasses import dataclass
+
+import datasets
+import pyarrow as pa
+import pytest
+from datasets import load_dataset
+
+from compsem.audit_checks import CheckResult, label_balance
+from compsem.builder import TableBuilder
+from compsem.builders import BENCHMARKS, benchmark_spec
+from compsem.cli import main
+from compsem.presets import Preset
+from compsem.settings import build_setting
+from compsem.spec import BenchmarkSpec
+
+LABELS = ["non_entailment", "entailment"]
+TEMPLATE = """---
+{{ card_data }}
+---
+
+# Parity
+
+{% for export in exports %}- `{{ export.name }}`: {{ export.description }}
+{% endfor %}
+## Provenance
+
+Built with seed {{ provenance.seed }} from {{ provenance.numbers }} numbers.
+
+### Build settings
+
+{{ settings }}
+
+{{ audit_start }}
+{{ not_audited }}
+{{ audit_end }}
+"""
+
+
+@dataclass
+class ParityConfig(datasets.BuilderConfig):
+    regime: str = "all"
+    size: int = build_setting(40, "numbers to pair up")
+    seed: int = build_setting(0, "offset of the first number")
+
+
+class Parity(TableBuilder):
+    """Does n + 2 have the parity of n? (Always.) Does n + 1? (Never.)"""
+
+    VERSION = datasets.Version("0.1.0")
+    BUILDER_CONFIG_CLASS = ParityConfig
+    BUILDER_CONFIGS = [ParityConfig(name="all"), ParityConfig(name="odd_only", regime="odd")]
+    DEFAULT_CONFIG_NAME = "all"
+
+    def _info(self):
+        return datasets.DatasetInfo(
+            features=datasets.Features(
+                {
+                    "id": datasets.Value("string"),
+                    "premise": datasets.Value("string"),
+                    "hypothesis": datasets.Value("string"),
+                    "label": datasets.ClassLabel(names=LABELS),
+                }
+            )
+        )
+
+    def splits(self):
+        numbers = range(self.config.seed, self.config.seed + self.config.size)
+        if self.config.regime == "odd":
+            numbers = [n for n in numbers if n % 2]
+        rows = [
+            {
+                "id": f"{n}-{step}",
+                "premise": f"{n} is {'even' if n % 2 == 0 else 'odd'}.",
+                "hypothesis": f"{n + step} is {'even' if n % 2 == 0 else 'odd'}.",
+                "label": int(step == 2),
+            }
+            for n in numbers
+            for step in (1, 2)
+        ]
+        table = pa.Table.from_pylist(rows)
+        half = len(table) // 2
+        return {"train": table.slice(0, half), "test": table.slice(half)}
+
+
+def same_numbers_nowhere_else(splits):
+    """A regime's own promise, as a benchmark package would declare it."""
+    shared = set(splits["train"]["premise"].to_pylist()) & set(
+        splits["test"]["premise"].to_pylist()
+    )
+    return CheckResult("premises disjoint", not shared, f"{len(shared)} shared")
+
+
+@pytest.fixture
+def parity(tmp_path, monkeypatch) -> BenchmarkSpec:
+    template = tmp_path / "parity.md"
+    template.write_text(TEMPLATE)
+    spec = BenchmarkSpec(
+        name="parity",
+        title="Parity, a sixth benchmark registered by a test",
+        builder=Parity,
+        card_template=template,
+        card_metadata={"pretty_name": "Parity", "license": "cc0-1.0"},
+        describe_config=lambda config: f"Pairs over {config.regime} numbers.",
+        provenance=lambda config: {"seed": config.seed, "numbers": config.size},
+        preset=Preset(name="parity", signature=frozenset({"premise", "hypothesis"})),
+        audit_checks={"all": [same_numbers_nowhere_else, label_balance()]},
+    )
+    monkeypatch.setitem(BENCHMARKS, "parity", spec)
+    return spec
+
+
+def test_a_registered_benchmark_builds_exports_loads_and_audits(parity, tmp_path, capsys):
+    out = tmp_path / "hub" / "parity"
+    assert main(["build", "parity", "--out", str(out), "--size", "24", "--seed", "100"]) == 0
+    assert "| all | train | 24 |" in capsys.readouterr().out
+
+    loaded = load_dataset(str(out), "odd_only")
+    assert loaded["train"].features["label"].names == LABELS
+    assert loaded["train"][0]["premise"] == "101 is odd."
+    card = (out / "README.md").read_text()
+    assert "Built with seed 100 from 24 numbers." in card
+    assert "| `--size` | `24` | numbers to pair up |" in card
+    assert "benchmark: parity" in card
+
+    assert main(["audit", str(out)]) == 0
+    report = capsys.readouterr().out
+    assert "premises disjoint" in report and "labels balanced" in report
+    assert benchmark_spec("parity") is parity
+
+
+def test_its_flags_come_from_its_settings(parity, capsys):
+    with pytest.raises(SystemExit):
+        main(["build", "parity", "--help"])
+    help_text = capsys.readouterr().out
+    assert "--size N" in help_text and "numbers to pair up" in help_text
+    assert "--regime" not in help_text  # what a config is, not how it is built
+
+
+def test_a_broken_promise_of_a_registered_benchmark_fails_its_audit(parity, tmp_path, capsys):
+    out = tmp_path / "parity"
+    assert main(["build", "parity", "--out", str(out), "--config", "all"]) == 0
+    promises = {"all": [lambda splits: CheckResult("never holds", False, "planted")]}
+    BENCHMARKS["parity"] = BenchmarkSpec(**{**parity.__dict__, "audit_checks": promises})
+    assert main(["audit", str(out)]) != 0
+    assert "never holds" in capsys.readouterr().out
