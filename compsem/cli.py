@@ -62,7 +62,7 @@ def cmd_demo(args: argparse.Namespace) -> int:
         from compsem.harness.embed_cli import demo_table
 
         print("\n## Montague consistency of all-MiniLM-L6-v2 (AN phrases)\n")
-        print(demo_table())
+        print(demo_table(args.out / "montague"))
     return 0
 
 

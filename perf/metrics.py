@@ -24,12 +24,10 @@ from pathlib import Path
 import numpy as np
 
 from compsem import metrics
-from compsem.builders.montague.lexicon import load_lexicon
-from compsem.harness.embed import phrase_set
+from compsem.builders.montague.builder import phrase_table
+from compsem.builders.montague.lexicon import NOUN, load_lexicon
 from compsem.metrics.aucnorm.aucnorm import aucnorm_scores
 from compsem.metrics.consistency.consistency import consistency_scores
-
-FIELDS = ("phrases", "words", "types")
 
 
 def best_seconds(run, repeats: int = 2) -> tuple[float, object]:
@@ -65,8 +63,11 @@ def aucnorm_speed(n_scores: int) -> dict:
 
 def montague_phrases():
     """The Montague builder's AN and AAN phrases of Appendix A, their words and word types."""
-    sets = [phrase_set(load_lexicon(), name) for name in ("an", "aan")]
-    return tuple([item for each in sets for item in getattr(each, field)] for field in FIELDS)
+    tables = [phrase_table(load_lexicon(), adjectives) for adjectives in (1, 2)]
+    phrases = [phrase for table in tables for phrase in table["phrase"].to_pylist()]
+    words = [words for table in tables for words in table["words"].to_pylist()]
+    types = [[*kinds, NOUN] for table in tables for kinds in table["adjective_types"].to_pylist()]
+    return phrases, words, types
 
 
 def summary(results: dict) -> dict:

@@ -45,20 +45,21 @@ def generation() -> dict:
     return {"phrases": rows, "seconds": seconds, "phrases_per_second": rows / seconds}
 
 
-def embedding(aan_sample: int) -> dict:
+def embedding(export: Path, aan_sample: int) -> dict:
     import torch
 
+    from compsem.builders.montague.builder import phrase_table
     from compsem.builders.montague.lexicon import load_lexicon
-    from compsem.harness.embed import phrase_set, run_embed
+    from compsem.harness.embed import run_embed
     from compsem.harness.embed_cli import demo_table
     from compsem.harness.embed_models import load_encoder
 
-    glove = run_embed(["glove"])["models"][0]
+    glove = run_embed(["glove"], str(export))["models"][0]
     start = time.perf_counter()
-    demo_table()
+    demo_table(export)
     demo_seconds = time.perf_counter() - start
     minilm = load_encoder("minilm")
-    strings = phrase_set(load_lexicon(), "aan").phrases[:aan_sample]
+    strings = phrase_table(load_lexicon(), 2)["phrase"].to_pylist()[:aan_sample]
     start = time.perf_counter()
     minilm.encode(strings)
     per_second = len(strings) / (time.perf_counter() - start)
@@ -90,7 +91,7 @@ def main() -> None:
                 "target_seconds": 60,
             },
             "generation": generation(),
-            "embedding": embedding(args.aan_sample),
+            "embedding": embedding(folder / "warm", args.aan_sample),
             "cpu_count": os.cpu_count(),
             "peak_rss_mb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024,
         }

@@ -1,5 +1,6 @@
 """`compsem embed`: the consistency tests on a hand-checked toy embedding, mean-pooled static
-vectors, the reports, the shipped reference scores, and every bad model or lexicon."""
+vectors, the reports, the shipped reference scores, and every bad model or dataset. The phrase
+sets are read from Montague exports, as a user reads them."""
 
 import argparse
 import json
@@ -7,14 +8,9 @@ import json
 import numpy as np
 import pytest
 
-from compsem.builders.montague.lexicon import (
-    ADJECTIVE_TYPES,
-    TYPE_CODES,
-    MontagueLexiconError,
-    load_lexicon,
-    parse_lexicon,
-)
+from compsem.builders.montague.lexicon import ADJECTIVE_TYPES, TYPE_CODES, load_lexicon
 from compsem.builders.montague.tables import markdown_tables, read_scores_tsv, reference_path
+from compsem.export import export_benchmark
 from compsem.harness.embed import run_embed
 from compsem.harness.embed_cli import add_commands, demo_table
 from compsem.harness.embed_models import Encoder, ModelError, load_encoder
@@ -48,9 +44,29 @@ def toy_encoder(label="toy", calls=None):
     return Encoder(label, "static", "mean", "hand-set vectors", encode)
 
 
-def toy_report(*labels):
-    lexicon = parse_lexicon(TOY_LEXICON, "toy.tsv")
-    return run_embed([toy_encoder(label) for label in labels or ("toy",)], lexicon=lexicon)
+def montague_export(folder, lexicon_text=None):
+    """The paper configs of a Montague export, over Appendix A or a lexicon of our own."""
+    folder.mkdir(parents=True, exist_ok=True)
+    settings = {}
+    if lexicon_text is not None:
+        (folder / "lexicon.tsv").write_text(lexicon_text)
+        settings["lexicon"] = str(folder / "lexicon.tsv")
+    export_benchmark("montague", folder / "montague", ["an", "aan", "lexicon"], **settings)
+    return folder / "montague"
+
+
+@pytest.fixture(scope="module")
+def toy_export(tmp_path_factory):
+    return montague_export(tmp_path_factory.mktemp("toy"), TOY_LEXICON)
+
+
+@pytest.fixture(scope="module")
+def paper_export(tmp_path_factory):
+    return montague_export(tmp_path_factory.mktemp("paper"))
+
+
+def toy_report(toy_export, *labels):
+    return run_embed([toy_encoder(label) for label in labels or ("toy",)], toy_export)
 
 
 def by_type(report, phrase_set, test, model=0):
@@ -58,10 +74,9 @@ def by_type(report, phrase_set, test, model=0):
     return {key: (cell["score"], cell["count"]) for key, cell in result.items()}
 
 
-def test_toy_embedding_gives_the_hand_checked_answer_of_each_test():
+def test_toy_embedding_gives_the_hand_checked_answer_of_each_test(toy_export):
     calls = []
-    lexicon = parse_lexicon(TOY_LEXICON, "toy.tsv")
-    report = run_embed([toy_encoder(calls=calls)], lexicon=lexicon)
+    report = run_embed([toy_encoder(calls=calls)], toy_export)
     s_i, ns_pr = "subsective_intersective", "privative_non_subsective"
     # Eq. 3: "red car", "red gun" hold; "fake car", "fake gun" do not.
     assert by_type(report, "an", "intersectivity") == {s_i: (1.0, 2), ns_pr: (0.0, 2)}
@@ -80,8 +95,8 @@ def test_toy_embedding_gives_the_hand_checked_answer_of_each_test():
     assert report["phrase_sets"] == {"an": 4, "aan": 4}
 
 
-def test_mean_pooled_static_vectors_are_intersective_on_every_an_phrase():
-    report = run_embed(["glove"], phrase_sets=["an"])
+def test_mean_pooled_static_vectors_are_intersective_on_every_an_phrase(paper_export):
+    report = run_embed(["glove"], paper_export, phrase_sets=["an"])
     result = report["models"][0]["results"]["an"]["intersectivity"]
     assert result["score"] == 1.0 and result["count"] == 732
     assert {cell["score"] for cell in result["by_type"].values()} == {1.0}
@@ -89,8 +104,8 @@ def test_mean_pooled_static_vectors_are_intersective_on_every_an_phrase():
     assert 0 < report["models"][0]["results"]["an"]["non_subsectivity"]["score"] < 1
 
 
-def test_several_models_give_one_table_with_a_row_each(tmp_path):
-    report = toy_report("first", "second")
+def test_several_models_give_one_table_with_a_row_each(toy_export, tmp_path):
+    report = toy_report(toy_export, "first", "second")
     tables = markdown_tables(score_rows(report))
     table2 = tables.split("## Table 2")[1].split("##")[0]
     assert "| first | 1.00 | – | – | 0.00 | – |" in table2
@@ -114,21 +129,22 @@ def test_several_models_give_one_table_with_a_row_each(tmp_path):
         assert f"## Table {number}:" in (tmp_path / "out" / "tables.md").read_text()
 
 
-def test_the_cli_writes_the_report(tmp_path, capsys):
+def test_the_cli_writes_the_report(paper_export, tmp_path, capsys):
     parser = argparse.ArgumentParser(prog="compsem")
     add_commands(parser.add_subparsers(dest="command", required=True))
     out = tmp_path / "glove"
-    args = parser.parse_args(
-        ["embed", "--model", "GloVe=glove", "--phrase-sets", "an", "--out", str(out)]
-    )
+    arguments = ["--model", "GloVe=glove", "--phrase-sets", "an", "--out", str(out)]
+    args = parser.parse_args(["embed", "--dataset", str(paper_export), *arguments])
     assert args.handler(args) == 0
     assert "| GloVe | 1.00 | 1.00 | 1.00 | 1.00 | 1.00 |" in capsys.readouterr().out
     command = json.loads((out / "results.json").read_text())["command"]
-    assert command == "compsem embed --model GloVe=glove --phrase-sets an --out DIR"
+    assert command == (
+        f"compsem embed --dataset {paper_export} --model GloVe=glove --phrase-sets an --out DIR"
+    )
     assert not (out / "heatmap_aan_intersectivity.png").exists()  # no AAN run, no AAN heatmap
 
 
-def test_shipped_reference_scores_are_reproduced_and_shown_by_the_demo():
+def test_shipped_reference_scores_are_reproduced_and_shown_by_the_demo(paper_export):
     comments, rows = read_scores_tsv(reference_path().read_text())
     assert comments["lexicon_fingerprint"] == load_lexicon().fingerprint
     reference = {
@@ -140,13 +156,16 @@ def test_shipped_reference_scores_are_reproduced_and_shown_by_the_demo():
         ("GloVe 6B 50d", "an"),
         ("GloVe 6B 50d", "aan"),
     }
-    glove = score_rows(run_embed(["glove"], phrase_sets=["an"]))
+    glove_report = run_embed(["glove"], paper_export, phrase_sets=["an"])
+    # The export's words give the fingerprint the builder gives its lexicon.
+    assert glove_report["lexicon"]["fingerprint"] == comments["lexicon_fingerprint"]
+    glove = score_rows(glove_report)
     for row in glove:
         score, count = reference[row["model"], "an", row["test"], row["types"]]
         assert row["count"] == count and row["score"] == pytest.approx(score, abs=1e-9)
     # The demo's MiniLM table shows the reference scores (two decimals; a near-tie may flip
     # with other batches, so allow one rounding step).
-    lines = demo_table().splitlines()
+    lines = demo_table(paper_export).splitlines()
     header = [cell.strip() for cell in lines[0].strip("|").split("|")][1:]
     assert header == [TYPE_CODES[kind] for kind in ADJECTIVE_TYPES]
     keys = {
@@ -164,28 +183,35 @@ def test_shipped_reference_scores_are_reproduced_and_shown_by_the_demo():
 # --- bad input ---------------------------------------------------------------------------------
 
 
-def test_an_unknown_model_path_is_named_and_nothing_is_written(tmp_path):
+def test_an_unknown_model_path_is_named_and_nothing_is_written(paper_export, tmp_path):
     parser = argparse.ArgumentParser(prog="compsem")
     add_commands(parser.add_subparsers(dest="command", required=True))
+    model, out = str(tmp_path / "no" / "model"), str(tmp_path / "out")
     args = parser.parse_args(
-        ["embed", "--model", str(tmp_path / "no" / "model"), "--out", str(tmp_path / "out")]
+        ["embed", "--dataset", str(paper_export), "--model", model, "--out", out]
     )
     with pytest.raises(ModelError, match="unknown model path .*no such file or folder"):
         args.handler(args)
     assert not (tmp_path / "out").exists()
 
 
-def test_a_phrase_whose_word_has_no_vector_is_named():
-    lexicon = parse_lexicon("zqxjvwk\tS-I\nfake\tNS-Pr\ndog\tnoun\n", "oov.tsv")
+def test_a_phrase_whose_word_has_no_vector_is_named(tmp_path):
+    export = montague_export(tmp_path, "zqxjvwk\tS-I\nfake\tNS-Pr\ndog\tnoun\n")
     with pytest.raises(ModelError, match=r"no vector for 1 word\(s\): 'zqxjvwk' \(in 'zqxjvwk"):
-        run_embed(["glove"], lexicon=lexicon, phrase_sets=["an"])
+        run_embed(["glove"], export, phrase_sets=["an"])
 
 
-def test_an_empty_lexicon_is_refused(tmp_path):
-    path = tmp_path / "empty.tsv"
-    path.write_text("word\ttype\tsynonym\n")
-    with pytest.raises(MontagueLexiconError, match="lists no adjectives"):
-        run_embed(["glove"], lexicon=str(path))
+def test_a_folder_that_is_no_montague_export_is_named(tmp_path):
+    (tmp_path / "other").mkdir()
+    with pytest.raises(ValueError, match="holds no dataset files: pass an export folder"):
+        run_embed(["glove"], tmp_path / "other", phrase_sets=["an"])
+    with pytest.raises(ValueError, match="no folder .*pass an export folder that exists"):
+        run_embed(["glove"], "./no/such/export", phrase_sets=["an"])
+
+
+def test_a_phrase_set_the_vocabulary_lacks_is_refused(paper_export):
+    with pytest.raises(ValueError, match=r"no phrase set \['aan'\] in the plane vocabulary"):
+        run_embed(["glove"], paper_export, vocabulary="plane", phrase_sets=["aan"])
 
 
 @pytest.mark.parametrize(
@@ -210,10 +236,9 @@ def test_a_folder_that_is_no_model_and_a_malformed_vector_file_are_named(tmp_pat
         load_encoder(str(vectors))
 
 
-def test_two_models_with_one_label_are_refused():
-    lexicon = parse_lexicon(TOY_LEXICON, "toy.tsv")
+def test_two_models_with_one_label_are_refused(toy_export):
     with pytest.raises(ModelError, match="name them apart as LABEL=MODEL"):
-        run_embed([toy_encoder("same"), toy_encoder("same")], lexicon=lexicon)
+        run_embed([toy_encoder("same"), toy_encoder("same")], toy_export)
 
 
 def test_a_word_vector_file_is_mean_pooled(tmp_path):

@@ -17,7 +17,9 @@ from compsem.builders.montague.lexicon import ADJECTIVE_TYPES, TYPE_CODES
 SCORE_COLUMNS = ("model", "phrase_set", "test", "types", "score", "count")
 ALL_TYPES = "all"
 REFERENCE_FILE = "montague_reference_scores.tsv"
-REFERENCE_COMMAND = "compsem embed --model minilm --model glove --out DIR"
+REFERENCE_COMMAND = (
+    "compsem embed --dataset compsem/montague --model minilm --model glove --out DIR"
+)
 
 
 @dataclass(frozen=True)

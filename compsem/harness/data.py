@@ -7,6 +7,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import datasets
+from datasets.data_files import EmptyDatasetError
 from huggingface_hub import DatasetCard, hf_hub_download
 
 from compsem.fingerprint import file_fingerprint, fingerprint
@@ -109,6 +110,46 @@ def card_metadata(path: str, revision: str | None) -> dict:
     return compsem_metadata(card)
 
 
+@dataclass
+class LoadedConfig:
+    """One config of a dataset as ``datasets`` loads it, with what identifies the data."""
+
+    path: str
+    config: str
+    splits: datasets.DatasetDict
+    revision: str | None
+    fingerprint: str
+    card: dict
+
+
+def load_config(dataset: str, config: str, revision: str | None = None) -> LoadedConfig:
+    """Load ``config`` of ``dataset`` (Hub id or export folder) through ``datasets``, with its
+    content fingerprint and the card's ``compsem`` block."""
+    path = _resolve_path(dataset)
+    _check_config(path, config, revision)
+    try:
+        builder = datasets.load_dataset_builder(path, config, revision=revision)
+    except EmptyDatasetError:
+        raise ValueError(
+            f"{path} holds no dataset files: pass an export folder (compsem build NAME --out DIR) "
+            "or a Hub id"
+        ) from None
+    except ValueError as error:
+        if "not found" in str(error):
+            raise ValueError(f"unknown config {config!r} of {path}: {error}") from None
+        raise
+    content, resolved = data_fingerprint(builder.config.data_files or {})
+    builder.download_and_prepare()
+    return LoadedConfig(
+        path=path,
+        config=config,
+        splits=builder.as_dataset(),
+        revision=resolved or revision,
+        fingerprint=content,
+        card=card_metadata(path, revision),
+    )
+
+
 def load_benchmark(
     dataset: str,
     config: str,
@@ -117,26 +158,16 @@ def load_benchmark(
     input_form: str | None = None,
 ) -> Benchmark:
     """Load ``config`` of ``dataset`` (Hub id or export folder) through ``datasets``."""
-    path = _resolve_path(dataset)
-    _check_config(path, config, revision)
-    try:
-        builder = datasets.load_dataset_builder(path, config, revision=revision)
-    except ValueError as error:
-        if "not found" in str(error):
-            raise ValueError(f"unknown config {config!r} of {path}: {error}") from None
-        raise
-    content, resolved = data_fingerprint(builder.config.data_files or {})
-    builder.download_and_prepare()
-    splits = builder.as_dataset()
-    features = next(iter(splits.values())).features
+    loaded = load_config(dataset, config, revision)
+    features = next(iter(loaded.splits.values())).features
     chosen = get_preset(preset, features)
     return Benchmark(
-        path=path,
+        path=loaded.path,
         config=config,
-        splits=splits,
+        splits=loaded.splits,
         schema=infer_schema(features, input_form or chosen.input_form),
         preset=chosen,
-        revision=resolved or revision,
-        fingerprint=content,
-        card=card_metadata(path, revision),
+        revision=loaded.revision,
+        fingerprint=loaded.fingerprint,
+        card=loaded.card,
     )

@@ -1,8 +1,10 @@
 """``compsem embed``: the three Montague consistency tests (Carvalho et al., §3.3-3.5) for
 embedding models over the AN and AAN phrase sets, as in the paper's Tables 2-7.
 
-Each model embeds every distinct string it needs (phrases and words of every phrase set) once;
-the tests are the ``consistency`` metric's plain functions, run on those vectors:
+The phrase sets come from a Montague export (``compsem build montague --out DIR``, or the Hub's
+``compsem/montague``), as any user of the dataset would read them. Each model embeds every
+distinct string it needs (phrases and words of every phrase set) once; the tests are the
+``consistency`` metric's plain functions, run on those vectors:
 
 - AN phrases: intersectivity (eq. 3, Table 2), pair intersectivity (eq. 5, Tables 4 and 7) and
   non-subsectivity (eq. 7, Table 5);
@@ -11,7 +13,7 @@ the tests are the ``consistency`` metric's plain functions, run on those vectors
 Example::
 
     from compsem.harness.embed import run_embed
-    report = run_embed(["minilm", "glove"])
+    report = run_embed(["minilm", "glove"], "compsem-demo/montague")
     report["models"][0]["results"]["an"]["intersectivity"]["by_type"]
 """
 
@@ -20,18 +22,25 @@ from __future__ import annotations
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass
+from pathlib import Path
 
+import datasets
 import numpy as np
 
-from compsem.builders.montague.lexicon import NOUN, MontagueLexicon
+from compsem.fingerprint import fingerprint
+from compsem.harness.data import load_config
 from compsem.harness.embed_models import Encoder, ModelError, load_encoder
+from compsem.metrics.consistency.consistency import consistency_scores
 
 PHRASE_SETS = ("an", "aan")
 TESTS = {
     "an": ("intersectivity", "pair_intersectivity", "non_subsectivity"),
     "aan": ("intersectivity",),
 }
-LEXICONS = ("paper", "plane")
+# The export's config of each phrase set, by vocabulary: Appendix A's, or PLANE's adjectives.
+PHRASE_CONFIGS = {"paper": {"an": "an", "aan": "aan"}, "plane": {"an": "plane_an"}}
+VOCABULARIES = tuple(PHRASE_CONFIGS)
+NOUN = "noun"  # the type a Montague export gives a noun, which the metric expects last
 
 
 @dataclass
@@ -47,33 +56,40 @@ class PhraseSet:
         return {*self.phrases, *(word for words in self.words for word in words)}
 
 
-def phrase_set(lexicon: MontagueLexicon, name: str) -> PhraseSet:
-    from compsem.builders.montague.builder import PHRASE_SETS as ADJECTIVES_PER_PHRASE
-    from compsem.builders.montague.builder import phrase_table
-
-    table = phrase_table(lexicon, ADJECTIVES_PER_PHRASE[name])
-    types = [[*kinds, NOUN] for kinds in table["adjective_types"].to_pylist()]
-    return PhraseSet(name, table["phrase"].to_pylist(), table["words"].to_pylist(), types)
+def phrase_set(name: str, rows: datasets.Dataset) -> PhraseSet:
+    """A phrase set from the rows of its config: each phrase, its words, and their types."""
+    types = [[*kinds, NOUN] for kinds in rows["adjective_types"]]
+    return PhraseSet(name, rows["phrase"], rows["words"], types)
 
 
-def resolve_lexicon(lexicon: str | MontagueLexicon | None) -> MontagueLexicon:
-    """``paper`` (Appendix A, the default), ``plane`` (PLANE's adjectives and WordNet nouns), a
-    lexicon TSV path, or a loaded lexicon."""
-    from compsem.builders.montague.lexicon import load_lexicon
-
-    if isinstance(lexicon, MontagueLexicon):
-        return lexicon
-    if lexicon == "plane":
-        from compsem.builders.montague.plane_an import plane_lexicon
-
-        return plane_lexicon()
-    return load_lexicon(None if lexicon in (None, "paper") else lexicon)
+def vocabulary_summary(dataset: str, vocabulary: str, revision: str | None) -> dict:
+    """What the phrase sets were built from: the words with their types and synonyms, and a
+    fingerprint of them (the one the builder gives its lexicon, so shipped reference scores can
+    be matched to a dataset). Appendix A's words come from the ``lexicon`` config; PLANE's from
+    the phrases."""
+    if vocabulary == "paper":
+        rows = load_config(dataset, "lexicon", revision).splits["train"]
+        entries = list(zip(rows["word"], rows["type"], rows["synonym"], strict=True))
+    else:
+        rows = load_config(dataset, "plane_an", revision).splits["test"]
+        words = {}
+        for kinds, synonyms, phrase_words in zip(
+            rows["adjective_types"], rows["synonyms"], rows["words"], strict=True
+        ):
+            for word, kind, synonym in zip(phrase_words, [*kinds, NOUN], synonyms, strict=True):
+                words.setdefault((kind == NOUN, word), (word, kind, synonym))
+        entries = [words[key] for key in sorted(words, key=lambda key: key[0])]
+    adjectives = sum(kind != NOUN for _, kind, _ in entries)
+    return {
+        "source": f"{dataset} ({vocabulary} vocabulary)",
+        "fingerprint": fingerprint(entries),
+        "adjectives": adjectives,
+        "nouns": len(entries) - adjectives,
+    }
 
 
 def consistency_results(encoder: Encoder, sets: Sequence[PhraseSet]) -> dict:
     """Embed each distinct string once, then run each phrase set's tests on the vectors."""
-    from compsem.metrics.consistency.consistency import consistency_scores
-
     strings = sorted(set().union(*(s.strings() for s in sets)))
     start = time.perf_counter()
     vectors = np.asarray(encoder.encode(strings))
@@ -103,23 +119,31 @@ def consistency_results(encoder: Encoder, sets: Sequence[PhraseSet]) -> dict:
 
 def run_embed(
     models: Sequence[str | Encoder],
-    lexicon: str | MontagueLexicon | None = "paper",
+    dataset: str | Path,
+    vocabulary: str = "paper",
     phrase_sets: Sequence[str] = PHRASE_SETS,
     pooling: str | None = None,
     device: str | None = None,
     batch_size: int = 256,
+    revision: str | None = None,
 ) -> dict:
     """The consistency scores of each model (a spec for ``load_encoder`` or an ``Encoder``) on
-    the chosen phrase sets of a lexicon; everything ``write_report`` needs."""
-    from compsem.builders.montague.builder import Montague
-
+    the chosen phrase sets of a Montague export (folder or Hub id); everything ``write_report``
+    needs."""
     if not models:
         raise ModelError("no model given: pass at least one --model")
-    unknown = [name for name in phrase_sets if name not in PHRASE_SETS]
+    if vocabulary not in PHRASE_CONFIGS:
+        raise ValueError(f"unknown vocabulary {vocabulary!r}: choose from {list(VOCABULARIES)}")
+    available = PHRASE_CONFIGS[vocabulary]
+    unknown = [name for name in phrase_sets if name not in available]
     if unknown or not phrase_sets:
-        raise ValueError(f"unknown phrase sets {unknown or []}: choose from {list(PHRASE_SETS)}")
-    lexicon = resolve_lexicon(lexicon)
-    sets = [phrase_set(lexicon, name) for name in dict.fromkeys(phrase_sets)]
+        raise ValueError(
+            f"no phrase set {unknown or []} in the {vocabulary} vocabulary: choose from "
+            f"{list(available)}"
+        )
+    names = list(dict.fromkeys(phrase_sets))
+    loaded = {name: load_config(str(dataset), available[name], revision) for name in names}
+    sets = [phrase_set(name, data.splits["test"]) for name, data in loaded.items()]
     rows = []
     for model in models:
         encoder = (
@@ -131,15 +155,16 @@ def run_embed(
     labels = [row["label"] for row in rows]
     if len(set(labels)) != len(labels):
         raise ModelError(f"two models share a row label ({labels}): name them apart as LABEL=MODEL")
+    first = next(iter(loaded.values()))
     return {
         "benchmark": "montague",
-        "version": str(Montague.VERSION),
-        "lexicon": {
-            "source": lexicon.source,
-            "fingerprint": lexicon.fingerprint,
-            "adjectives": len(lexicon.adjectives),
-            "nouns": len(lexicon.nouns),
+        "version": first.card.get("version"),
+        "dataset": {
+            "path": first.path,
+            "revision": first.revision,
+            "configs": {name: data.fingerprint for name, data in loaded.items()},
         },
+        "lexicon": vocabulary_summary(first.path, vocabulary, revision),
         "phrase_sets": {s.name: len(s.phrases) for s in sets},
         "models": rows,
     }

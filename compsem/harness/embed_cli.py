@@ -1,7 +1,8 @@
 """The ``compsem embed`` command, and the demo's MiniLM consistency table.
 
-``add_commands(subparsers)`` registers ``embed`` on the ``compsem`` parser; ``demo_table()``
-returns the offline MiniLM's scores on the AN phrases of Appendix A as one Markdown table.
+``add_commands(subparsers)`` registers ``embed`` on the ``compsem`` parser;
+``demo_table(export)`` returns the offline MiniLM's scores on the AN phrases of a Montague export
+as one Markdown table.
 """
 
 from __future__ import annotations
@@ -11,20 +12,20 @@ import shlex
 import time
 from pathlib import Path
 
-from compsem.harness.embed import LEXICONS, PHRASE_SETS
+from compsem.harness.embed import PHRASE_SETS, VOCABULARIES
 from compsem.harness.embed_models import GLOVE, MINILM, POOLINGS
 from compsem.help_format import HelpFormatter
 
 
 def command_line(args: argparse.Namespace) -> str:
     """The command that regenerates a report; the output folder does not change the scores."""
-    parts = ["compsem", "embed"]
+    parts = ["compsem", "embed", "--dataset", args.dataset]
     for model in args.model or [MINILM]:
         parts += ["--model", model]
     if args.pooling:
         parts += ["--pooling", args.pooling]
-    if args.lexicon != "paper":
-        parts += ["--lexicon", args.lexicon]
+    if args.vocabulary != "paper":
+        parts += ["--vocabulary", args.vocabulary]
     if args.phrase_sets:
         parts += ["--phrase-sets", *args.phrase_sets]
     return shlex.join(parts) + " --out DIR"
@@ -35,11 +36,13 @@ def cmd_embed(args: argparse.Namespace) -> int:
     from compsem.harness.embed import run_embed
     from compsem.harness.embed_report import score_rows, write_report
 
-    # The PLANE vocabulary has AN phrases only by default (its AAN set would be 2.7M phrases).
-    phrase_sets = args.phrase_sets or (["an"] if args.lexicon == "plane" else list(PHRASE_SETS))
+    # The PLANE vocabulary has AN phrases only (its AAN set would be 2.7M phrases).
+    phrase_sets = args.phrase_sets or (["an"] if args.vocabulary == "plane" else list(PHRASE_SETS))
     report = run_embed(
         args.model or [MINILM],
-        lexicon=args.lexicon,
+        args.dataset,
+        vocabulary=args.vocabulary,
+        revision=args.revision,
         phrase_sets=phrase_sets,
         pooling=args.pooling,
         device=args.device,
@@ -61,14 +64,24 @@ def add_commands(subparsers) -> argparse.ArgumentParser:
         "and run the consistency metric's three tests: intersectivity (eq. 3) on AN and AAN, "
         "pair intersectivity (eq. 5) and non-subsectivity (eq. 7) on AN. Writes results.json, "
         "tables.md (the paper's Tables 2-7, a row per model), scores.tsv and heatmap PNGs of "
-        "the type-pair tables.",
+        "the type-pair tables. The phrases come from a Montague export: build one with "
+        "`compsem build montague --out DIR` (add --lexicon FILE for your own words).",
         epilog="models: 'minilm' (offline all-MiniLM-L6-v2), any sentence-transformers or "
         "transformers folder or Hub id, 'glove' (GloVe 6B 50d) or a word-vector .txt/.vec file; "
         "LABEL=MODEL names a table row.\n\nexamples:\n"
-        f"  compsem embed --model {MINILM} --model {GLOVE} --out runs/montague\n"
-        "  compsem embed --model bert-base-uncased --pooling cls --out runs/bert-cls\n"
-        "  compsem embed --model w2v=vectors.txt --lexicon plane --out runs/w2v-plane\n",
+        f"  compsem embed --dataset hub/montague --model {MINILM} --model {GLOVE} --out runs/m\n"
+        "  compsem embed --dataset compsem/montague --model bert-base-uncased --pooling cls "
+        "--out runs/bert-cls\n"
+        "  compsem embed --dataset hub/montague --model w2v=vectors.txt --vocabulary plane "
+        "--out runs/w2v-plane\n",
     )
+    embed.add_argument(
+        "--dataset",
+        required=True,
+        help="a Montague export folder (compsem build montague --out DIR) or Hub id "
+        "(compsem/montague)",
+    )
+    embed.add_argument("--revision", help="Hub revision (tag, branch or commit) to load")
     embed.add_argument(
         "--model",
         action="append",
@@ -83,17 +96,18 @@ def add_commands(subparsers) -> argparse.ArgumentParser:
     )
     embed.add_argument("--out", type=Path, required=True, help="folder to (re)write atomically")
     embed.add_argument(
-        "--lexicon",
+        "--vocabulary",
         default="paper",
-        help=f"{' or '.join(LEXICONS)} (PLANE adjectives, WordNet nouns; AN only), or a "
-        "word<TAB>type<TAB>synonym TSV",
+        choices=VOCABULARIES,
+        help="paper: Appendix A's words (configs an, aan, lexicon); plane: PLANE's adjectives "
+        "and WordNet nouns (config plane_an, AN only)",
     )
     embed.add_argument(
         "--phrase-sets",
         nargs="+",
         choices=PHRASE_SETS,
         metavar="SET",
-        help="an and/or aan (default: both; an only for --lexicon plane). AAN is 43,920 "
+        help="an and/or aan (default: both; an only for --vocabulary plane). AAN is 43,920 "
         "phrases on Appendix A",
     )
     embed.add_argument(
@@ -104,18 +118,19 @@ def add_commands(subparsers) -> argparse.ArgumentParser:
     return embed
 
 
-def demo_table() -> str:
-    """The offline MiniLM's consistency scores on the 732 AN phrases of Appendix A, as Markdown
-    (a row per test, a column per adjective type), with the time it took."""
+def demo_table(export: Path) -> str:
+    """The offline MiniLM's consistency scores on the AN phrases of a Montague export, as
+    Markdown (a row per test, a column per adjective type), with the time it took."""
     from compsem.harness.embed import run_embed
     from compsem.harness.embed_report import demo_markdown, score_rows
 
     start = time.perf_counter()
-    report = run_embed([MINILM], phrase_sets=["an"])
+    report = run_embed([MINILM], str(export), phrase_sets=["an"])
     seconds = time.perf_counter() - start
     phrases = report["phrase_sets"]["an"]
     return (
         demo_markdown(score_rows(report))
         + f"\n\nall-MiniLM-L6-v2 on the {phrases} AN phrases of Appendix A ({seconds:.1f} s); "
-        f"all tables, AAN included: `compsem embed --model {MINILM} --out DIR`."
+        f"all tables, AAN included: `compsem embed --dataset {export} --model {MINILM} "
+        "--out DIR`."
     )
