@@ -19,8 +19,10 @@ import tempfile
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
+import datasets
 import pyarrow as pa
 import pyarrow.parquet as pq
+from datasets.utils.metadata import MetadataConfigs
 from tqdm.auto import tqdm
 
 from compsem import audit_checks as checks
@@ -105,8 +107,6 @@ def read_export(folder: Path) -> dict[str, dict[str, pa.Table]]:
         raise AuditError(f"{folder} is not a folder: pass an export folder (compsem build --out).")
     configs: dict[str, dict[str, pa.Table]] = {}
     if (folder / "README.md").is_file():
-        from datasets.utils.metadata import MetadataConfigs
-
         for name, config in MetadataConfigs.from_dataset_card_data(
             cards.read_card(folder).data
         ).items():
@@ -148,8 +148,6 @@ def audit_config(
     label_names = None
     first = next(iter(splits.values()))
     if first.schema.metadata and b"huggingface" in first.schema.metadata:
-        import datasets
-
         label = datasets.Features.from_arrow_schema(first.schema).get("label")
         label_names = getattr(label, "names", None)
     generic = [checks.no_duplicates_within(input_fields), checks.no_duplicates_across(input_fields)]

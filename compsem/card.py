@@ -17,6 +17,12 @@ from collections.abc import Mapping
 from importlib import resources
 from pathlib import Path
 
+import yaml
+from datasets.features import ClassLabel
+from datasets.info import DatasetInfosDict
+from datasets.utils.metadata import MetadataConfigs, known_task_ids
+from huggingface_hub import DatasetCard
+
 COMPSEM_YEAR = 2026
 # The machine-readable block of a card's YAML that compsem itself reads back (push, load, audit).
 METADATA_KEY = "compsem"
@@ -94,7 +100,6 @@ def compsem_bibtex(version: str) -> str:
 
 def read_card(folder: str | os.PathLike):
     """The ``DatasetCard`` of an export folder, with a clear error when there is none."""
-    from huggingface_hub import DatasetCard
 
     path = Path(folder) / "README.md"
     if not path.is_file():
@@ -143,7 +148,6 @@ def _as_list(value) -> list:
 
 
 def _enumerated_problems(data: dict) -> list[str]:
-    from datasets.utils.metadata import known_task_ids
 
     allowed = {
         "language": set(_resource("languages.json")),
@@ -176,9 +180,6 @@ def _license_problems(data: dict) -> list[str]:
 
 
 def _config_problems(card) -> list[str]:
-    from datasets.features import ClassLabel
-    from datasets.info import DatasetInfosDict
-    from datasets.utils.metadata import MetadataConfigs
 
     try:
         configs = MetadataConfigs.from_dataset_card_data(card.data)
@@ -210,8 +211,6 @@ def _config_problems(card) -> list[str]:
 
 def card_problems(text: str) -> list[str]:
     """What in a card's text the Hub's metadata validation would reject (empty when it passes)."""
-    import yaml
-    from huggingface_hub import DatasetCard
 
     try:
         card = DatasetCard(text)

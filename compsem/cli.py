@@ -6,10 +6,16 @@ import argparse
 import sys
 from pathlib import Path
 
+from compsem import publish_cli
 from compsem.builders import BENCHMARKS
+from compsem.doctor import format_checks, run_checks
 from compsem.export import export_benchmark
+from compsem.harness import cli as harness_cli
+from compsem.harness import embed_cli
 from compsem.help_format import HelpFormatter
+from compsem.metrics import add_cli as add_metrics_commands
 from compsem.resources.spacy_pipeline import DEFAULT_SPACY_MODEL
+from compsem.resources.wordnet import install_debian_wordnet
 from compsem.settings import add_setting_arguments, setting_values
 
 DEMO_OUT = Path("compsem-demo")
@@ -54,29 +60,21 @@ def cmd_demo(args: argparse.Namespace) -> int:
         example = spec.builder.DEFAULT_CONFIG_NAME
         print(f"\nExported to {out}/ — load_dataset({str(out)!r}, {example!r})")
     if "plane" in args.benchmarks:
-        from compsem.harness.cli import demo_baseline
-
         print("\n## Baseline: all-MiniLM-L6-v2 fine-tuned on PLANE goood_split_1\n")
-        print(demo_baseline(args.out / "plane"))
+        print(harness_cli.demo_baseline(args.out / "plane"))
     if "montague" in args.benchmarks:
-        from compsem.harness.embed_cli import demo_table
-
         print("\n## Montague consistency of all-MiniLM-L6-v2 (AN phrases)\n")
-        print(demo_table(args.out / "montague"))
+        print(embed_cli.demo_table(args.out / "montague"))
     return 0
 
 
 def cmd_doctor(args: argparse.Namespace) -> int:
-    from compsem.doctor import format_checks, run_checks
-
     checks = run_checks(args.spacy_model)
     print(format_checks(checks))
     return 0 if all(check.found for check in checks) else 1
 
 
 def cmd_setup_wordnet(args: argparse.Namespace) -> int:
-    from compsem.resources.wordnet import install_debian_wordnet
-
     target = install_debian_wordnet(args.source, args.target)
     print(f"WordNet installed for NLTK in {target}")
     return 0
@@ -153,14 +151,9 @@ def build_parser() -> argparse.ArgumentParser:
     )
     demo.set_defaults(handler=cmd_demo)
 
-    from compsem.harness.cli import add_commands as add_harness_commands
-    from compsem.harness.embed_cli import add_commands as add_embed_commands
-    from compsem.metrics import add_cli as add_metrics_commands
-    from compsem.publish_cli import add_commands as add_publish_commands
-
-    add_publish_commands(commands)
-    add_harness_commands(commands)
-    add_embed_commands(commands)
+    publish_cli.add_commands(commands)
+    harness_cli.add_commands(commands)
+    embed_cli.add_commands(commands)
     add_metrics_commands(commands)
     return parser
 

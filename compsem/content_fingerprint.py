@@ -12,6 +12,7 @@ import hashlib
 import json
 from pathlib import Path
 
+import datasets
 import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
@@ -77,8 +78,6 @@ def config_fingerprint(split_fingerprints: dict[str, str]) -> str:
 
 
 def _parquet_features(schema: pa.Schema) -> dict:
-    import datasets
-
     return datasets.Features.from_arrow_schema(schema).to_dict()
 
 

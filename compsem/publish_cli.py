@@ -13,12 +13,13 @@ import json
 import sys
 from pathlib import Path
 
+from compsem.audit import audit_folder, audit_release
+from compsem.card import NOT_AUDITED
 from compsem.help_format import HelpFormatter
+from compsem.hub import pull, push
 
 
 def cmd_push(args: argparse.Namespace) -> int:
-    from compsem.card import NOT_AUDITED
-    from compsem.hub import push
 
     card = args.folder / "README.md"
     if card.is_file() and NOT_AUDITED in card.read_text(encoding="utf-8"):
@@ -38,7 +39,6 @@ def cmd_push(args: argparse.Namespace) -> int:
 
 
 def cmd_pull(args: argparse.Namespace) -> int:
-    from compsem.hub import pull
 
     folder = pull(args.name, args.version, args.config, local_dir=args.out)
     print(folder)
@@ -46,7 +46,6 @@ def cmd_pull(args: argparse.Namespace) -> int:
 
 
 def cmd_audit(args: argparse.Namespace) -> int:
-    from compsem.audit import audit_folder, audit_release
 
     options = {
         "configs": args.config,

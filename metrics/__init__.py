@@ -22,6 +22,8 @@ import tempfile
 from collections.abc import Iterable
 from pathlib import Path
 
+import huggingface_hub
+
 from compsem.help_format import HelpFormatter
 
 METRICS = ("aucnorm", "consistency", "few_shot_curve")
@@ -59,7 +61,7 @@ def module_folder(name: str) -> Path:
 
 def load(name: str, **kwargs):
     """`evaluate.load` on the installed module `name`; `kwargs` go to `evaluate.load`."""
-    import evaluate
+    import evaluate  # imports transformers and torch: over ten seconds, so only when used
 
     return evaluate.load(str(module_folder(name)), **kwargs)
 
@@ -67,7 +69,7 @@ def load(name: str, **kwargs):
 def _modules_cache(modules_cache: str | os.PathLike | None) -> Path:
     if modules_cache is not None:
         return Path(modules_cache)
-    from evaluate import config
+    from evaluate import config  # imports transformers and torch: over ten seconds
 
     return Path(config.HF_MODULES_CACHE)
 
@@ -118,11 +120,9 @@ def push(
 
     Afterwards `evaluate.load("<namespace>/<name>")` loads them from the Hub. Returns the URLs.
     """
-    from huggingface_hub import HfApi
-
     if not namespace or "/" in namespace:
         raise ValueError(f"namespace must be a Hub user or organisation name; got {namespace!r}")
-    api = HfApi(token=token)
+    api = huggingface_hub.HfApi(token=token)
     urls = []
     for name in _names(names):
         repo_id = f"{namespace}/{name}"

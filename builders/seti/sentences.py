@@ -32,6 +32,7 @@ from compsem.builders.seti.lexicon import (
     fits,
     substitutions,
 )
+from compsem.fingerprint import row_id
 from compsem.inflection import past_participle, present_participle
 from compsem.text import with_article
 
@@ -63,8 +64,6 @@ SENTENCE_SCHEMA = pa.schema(
 
 
 def sentence_id(text: str) -> str:
-    from compsem.fingerprint import row_id
-
     return row_id("seti-sentence", text)
 
 

@@ -30,7 +30,6 @@ import numpy as np
 from compsem.fingerprint import fingerprint
 from compsem.harness.data import load_config
 from compsem.harness.embed_models import Encoder, ModelError, load_encoder
-from compsem.metrics.consistency.consistency import consistency_scores
 
 PHRASE_SETS = ("an", "aan")
 TESTS = {
@@ -90,6 +89,9 @@ def vocabulary_summary(dataset: str, vocabulary: str, revision: str | None) -> d
 
 def consistency_results(encoder: Encoder, sets: Sequence[PhraseSet]) -> dict:
     """Embed each distinct string once, then run each phrase set's tests on the vectors."""
+    # A metric script imports evaluate, which imports transformers and torch (over ten seconds).
+    from compsem.metrics.consistency.consistency import consistency_scores
+
     strings = sorted(set().union(*(s.strings() for s in sets)))
     start = time.perf_counter()
     vectors = np.asarray(encoder.encode(strings))

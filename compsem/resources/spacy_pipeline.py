@@ -23,7 +23,7 @@ def install_hint(name: str) -> str:
 def load_pipeline(name: str = DEFAULT_SPACY_MODEL, disable: tuple[str, ...] = ("ner",)):
     """A spaCy pipeline with a parser, loaded once per process (so once per datatrove worker);
     NER is disabled by default (AN extraction needs only tags, lemmas and arcs)."""
-    import spacy
+    import spacy  # seconds to import: only commands that parse pay for it
 
     try:
         nlp = spacy.load(name, disable=list(disable))

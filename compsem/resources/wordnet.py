@@ -79,7 +79,7 @@ def install_debian_wordnet(source: Path = DEBIAN_WORDNET_DIR, target: Path | Non
 @functools.cache
 def wordnet():
     """The loaded NLTK WordNet reader; raises :class:`WordNetMissingError` when absent."""
-    from nltk.corpus import wordnet as wn
+    from nltk.corpus import wordnet as wn  # NLTK takes seconds to import: load it on first use
 
     try:
         wn.ensure_loaded()

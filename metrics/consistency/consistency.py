@@ -109,6 +109,7 @@ def check_phrases(phrases, words, types) -> None:
 
 def _encode(strings: list, model, batch_size: int) -> np.ndarray:
     if isinstance(model, (str, os.PathLike)):
+        # sentence-transformers is optional here, and takes seconds to import.
         from sentence_transformers import SentenceTransformer
 
         model = SentenceTransformer(str(model))
