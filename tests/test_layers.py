@@ -127,7 +127,7 @@ def deferred_imports():
                     if isinstance(node, ast.Import):
                         modules = [alias.name for alias in node.names]
                     elif isinstance(node, ast.ImportFrom):
-                        modules = [node.module or ""]
+                        modules = [f"{node.module}.{alias.name}" for alias in node.names]
                     else:
                         continue
                     nearby = lines[node.lineno - 2 : node.end_lineno]

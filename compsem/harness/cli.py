@@ -13,6 +13,7 @@ from pathlib import Path
 
 from compsem.harness.device import DEVICES, PRECISIONS
 from compsem.harness.presets import PRESETS
+from compsem.harness.report import aggregate, render
 from compsem.harness.schema import INPUT_FORMS
 from compsem.help_format import HelpFormatter
 
@@ -122,7 +123,7 @@ def _runner(function: str, *arguments: str) -> Callable[[argparse.Namespace], in
     named arguments, then prints the run's summary."""
 
     def handler(args: argparse.Namespace) -> int:
-        from compsem.harness import commands
+        from compsem.harness import commands  # fine-tuning imports torch and transformers
 
         run = getattr(commands, function)
         run(**{name: getattr(args, name) for name in (*SHARED, *arguments)})
@@ -140,7 +141,7 @@ cmd_score = _runner("run_score", *INFERENCE, "method", "max_evidence")
 
 
 def cmd_report(args: argparse.Namespace) -> int:
-    from compsem.harness.commands import run_report
+    from compsem.harness.commands import run_report  # fine-tuning imports torch and transformers
 
     print(run_report(args.runs, args.out))
     if args.out:
@@ -272,8 +273,7 @@ def demo_baseline(export_folder, out=None, max_train_examples: int | None = None
     """The demo's quick baseline: MiniLM fine-tuned on PLANE ``goood_split_1`` with the PLANE
     preset but ``DEMO_EPOCHS`` epochs, one seed; returns the Markdown results table. Results are
     written to ``out`` (default: ``results/plane-goood_split_1`` beside the export folder)."""
-    from compsem.harness.commands import run_train
-    from compsem.harness.report import aggregate, render
+    from compsem.harness.commands import run_train  # fine-tuning imports torch and transformers
 
     export_folder = Path(export_folder)
     out = Path(out) if out else export_folder.parent / "results" / "plane-goood_split_1"

@@ -15,6 +15,7 @@ from compsem.harness import report
 from compsem.harness.common import default_model
 from compsem.harness.finetune import run_curve, run_train
 from compsem.harness.probing import run_prompt, run_score, run_zero_shot
+from compsem.harness.results import read_results, write_json, write_text
 
 __all__ = [
     "default_model",
@@ -29,8 +30,6 @@ __all__ = [
 
 def run_report(paths: Sequence[Path], out: Path | None = None) -> str:
     """Aggregate result files into Markdown and JSON tables."""
-    from compsem.harness.results import read_results, write_json, write_text
-
     results = read_results(paths)
     aggregated = report.aggregate(results)
     markdown = "# compsem report\n\n" + report.render(aggregated)

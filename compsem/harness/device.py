@@ -18,7 +18,7 @@ class Placement:
 
     @property
     def dtype(self):
-        import torch
+        import torch  # torch takes seconds to import: only commands that run a model pay for it
 
         return {"fp32": torch.float32, "bf16": torch.bfloat16, "fp16": torch.float16}[
             self.precision
@@ -26,7 +26,7 @@ class Placement:
 
     def describe(self) -> str:
         if self.device == "cuda":
-            import torch
+            import torch  # torch takes seconds to import: only commands that run a model pay for it
 
             return f"{torch.cuda.get_device_name(0)} ({self.precision})"
         return f"{self.device} ({self.precision})"
@@ -55,7 +55,7 @@ def resolve(device: str = "auto", precision: str = "auto") -> Placement:
             f"--device {device} was requested but torch sees no {device.upper()} device; "
             "use --device auto or cpu"
         )
-    import torch
+    import torch  # torch takes seconds to import: only commands that run a model pay for it
 
     if precision == "auto":
         if device == "cuda":

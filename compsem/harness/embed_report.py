@@ -8,6 +8,8 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import numpy as np
+
 from compsem.builders.montague.lexicon import ADJECTIVE_TYPES, TYPE_CODES
 from compsem.builders.montague.tables import (
     ALL_TYPES,
@@ -70,11 +72,10 @@ def demo_markdown(rows: list[dict]) -> str:
 
 def heatmap(rows: list[dict], phrase_set: str, test: str, path: Path) -> Path | None:
     """A type × type heatmap per model (a1 rows, a2 columns), side by side in one PNG."""
-    import matplotlib
+    import matplotlib  # matplotlib takes a second to import: only plots pay for it
 
     matplotlib.use("Agg")  # files only; no display needed
     import matplotlib.pyplot as plt
-    import numpy as np
 
     scores: dict[str, dict[str, float]] = {}
     for row in rows:

@@ -24,6 +24,7 @@ from compsem.harness.common import (
 from compsem.harness.data import Benchmark, load_benchmark
 from compsem.harness.device import Placement, resolve
 from compsem.harness.encode import encode
+from compsem.harness.plots import curve_plot
 from compsem.harness.results import make_result, write_result
 from compsem.harness.training import (
     TrainSettings,
@@ -212,8 +213,9 @@ def run_curve(
     an optional fine-tune on ``base_split``, SETI §5.2) and evaluate; scored with few_shot_curve.
     ``options`` are :meth:`FineTuning.prepare`'s; ``epochs`` there is the shots' (default: the
     preset's curve epochs) and the base fine-tune's."""
-    from compsem.harness.plots import curve_plot
-    from compsem.metrics.few_shot_curve.few_shot_curve import few_shot_curve
+    from compsem.metrics.few_shot_curve.few_shot_curve import (
+        few_shot_curve,  # a metric script imports evaluate, hence transformers and torch
+    )
 
     if metric not in ("accuracy", "macro_f1"):
         raise ValueError(f"--metric must be accuracy or macro_f1, got {metric!r}")

@@ -8,7 +8,7 @@ import numpy as np
 
 
 def _pyplot():
-    import matplotlib
+    import matplotlib  # matplotlib takes a second to import: only plots pay for it
 
     matplotlib.use("Agg")  # files only; no display needed
     import matplotlib.pyplot as plt

@@ -11,7 +11,7 @@ from pathlib import Path
 import numpy as np
 import transformers
 
-from compsem.harness import report
+from compsem.harness import report, scoring
 from compsem.harness.common import (
     cap,
     default_model,
@@ -24,7 +24,15 @@ from compsem.harness.data import load_benchmark
 from compsem.harness.device import resolve
 from compsem.harness.encode import encode
 from compsem.harness.evaluation import confusion, grouped_scores
+from compsem.harness.evaluation import scores as plain_scores
 from compsem.harness.inference import predict_logits, softmax
+from compsem.harness.label_mapping import label_mapping, parse_overrides
+from compsem.harness.plots import precision_recall_plot
+from compsem.harness.prompting import (
+    encode_prompts,
+    first_predictions,
+    verbalised_predictions,
+)
 from compsem.harness.results import make_result, write_json, write_result
 from compsem.harness.training import align_padding, load_tokenizer
 
@@ -46,9 +54,9 @@ def run_zero_shot(
 ) -> dict:
     """An off-the-shelf NLI (or ADEPT-style) classifier on a config's pairs, without training;
     its labels mapped onto ours by its own ``id2label``, probabilities summed (RNPC §5)."""
-    from transformers import AutoModelForSequenceClassification
-
-    from compsem.harness.label_mapping import label_mapping, parse_overrides
+    from transformers import (
+        AutoModelForSequenceClassification,  # transformers takes seconds to import: only commands that run a model pay
+    )
 
     placement = resolve(device, precision)
     bench = load_benchmark(dataset, config, revision, preset)
@@ -125,13 +133,8 @@ def run_prompt(
     precision: str = "auto",
 ) -> dict:
     """Masked-LM two-shot prompting (PLANE §4) on a config with ``prompt`` and verbaliser columns."""
-    from transformers import AutoModelForMaskedLM
-
-    from compsem.harness.evaluation import scores as plain_scores
-    from compsem.harness.prompting import (
-        encode_prompts,
-        first_predictions,
-        verbalised_predictions,
+    from transformers import (
+        AutoModelForMaskedLM,  # transformers takes seconds to import: only commands that run a model pay
     )
 
     placement = resolve(device, precision)
@@ -218,11 +221,14 @@ def run_score(
 ) -> dict:
     """BoOQA: each hypothesis scored by the max over its evidence, reported with AUCnorm and a
     precision-recall plot."""
-    from transformers import AutoModel, AutoModelForSequenceClassification
+    from transformers import (  # transformers takes seconds to import: only commands that run a model pay
+        AutoModel,
+        AutoModelForSequenceClassification,
+    )
 
-    from compsem.harness import scoring
-    from compsem.harness.plots import precision_recall_plot
-    from compsem.metrics.aucnorm.aucnorm import aucnorm_scores
+    from compsem.metrics.aucnorm.aucnorm import (
+        aucnorm_scores,  # a metric script imports evaluate, hence transformers and torch
+    )
 
     if method not in scoring.METHODS:
         raise ValueError(f"--method must be one of {', '.join(scoring.METHODS)}, got {method!r}")
