@@ -138,12 +138,12 @@ def open_corpus(spec: str | Path, text_column: str = "text", split: str = "train
 
 def embedded_names(spec: str) -> tuple[str, ...]:
     """The sources a spec of embedded names joined by ``+`` stands for, in order, ``embedded``
-    expanded; () when the spec is not made of embedded names."""
+    expanded; () when the spec is not made of embedded names (a file path, say)."""
     parts = spec.split("+")
     known = {WORDNET_GLOSSES, EMBEDDED, *SOURCES}
     if not all(part in known for part in parts):
         unknown = [part for part in parts if part not in known]
-        if len(parts) > 1:
+        if len(parts) > 1 and not Path(spec).exists():  # a file may have a + in its name
             raise CorpusError(
                 f"Corpus {spec!r} joins unknown names {unknown} with '+': join only "
                 f"{', '.join(sorted(known))}."

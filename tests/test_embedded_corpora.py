@@ -137,6 +137,12 @@ def test_names_resolve_to_corpora_with_provenance(fetched):
         open_corpus("brown+bogus")
 
 
+def test_a_file_with_a_plus_in_its_name_is_still_a_file(tmp_path):
+    path = tmp_path / "brown+notes.txt"
+    path.write_text("A former senator spoke.\n")
+    assert list(open_corpus(path).documents()) == ["A former senator spoke."]
+
+
 def test_reuters_is_a_news_corpus_and_undated_sources_are_not(fetched):
     corpus = open_news_corpus("reuters_21578")
     assert corpus.provenance()[0]["version"] == "0.0.8"
