@@ -189,3 +189,15 @@ def test_a_malformed_hub_spec_is_named():
         open_corpus("hf://datasets/only-owner")
     revision = open_corpus("hf://datasets/a/b@refs/pr/1/en").hub
     assert (revision.revision, revision.config) == ("refs/pr/1", "en")
+
+
+def test_plane_extraction_runs_on_an_embedded_source(fetched, tmp_path):
+    from compsem.builders.plane.extraction import an_extraction_pipeline, count_an_shards
+    from compsem.pipeline import run_locally, shard_files
+
+    work = tmp_path / "work"
+    run_locally(an_extraction_pipeline(open_corpus("brown"), work, max_docs=2), work / "logs")
+    pairs = count_an_shards(shard_files(work / "shards"))
+    assert len(pairs) > 100
+    found = pairs.select(["adjective", "noun"]).to_pylist()
+    assert {"adjective": "recent", "noun": "election"} in found
