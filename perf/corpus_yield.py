@@ -106,17 +106,9 @@ def measure(name: str, texts: list[str], words: int, nlp, lexicon) -> dict:
         n = max(1, int(round(fraction * len(chosen))))
         pairs = [pair for doc in per_doc[:n] for pair in doc]
         points.append((int(sizes[n - 1]), n, intensional_phrases(pairs, lexicon)))
-    total_words = sum(len(t.split()) for t in texts)
-    slope, extrapolated = heaps(points, total_words)
-    adjectives = frozenset(a for a, c in lexicon.classes.items() if c == "O")
-    proxy_sample, proxy_all = (
-        len(proxy_pairs(chosen, adjectives)),
-        len(proxy_pairs(texts, adjectives)),
-    )
     return {
         "source": name,
         "documents": len(texts),
-        "words": total_words,
         "sample_documents": len(chosen),
         "sample_words": int(sizes[-1]),
         "sample_seconds": round(seconds, 1),
@@ -124,13 +116,30 @@ def measure(name: str, texts: list[str], words: int, nlp, lexicon) -> dict:
         "words_per_second": round(int(sizes[-1]) / seconds),
         "sample_intensional_phrases": points[-1][2],
         "intensional_phrases_per_1000_docs": round(1000 * points[-1][2] / len(chosen), 1),
+        **extrapolate(points, chosen, texts, lexicon, seconds),
+    }
+
+
+def extrapolate(points: list, chosen: list[str], texts: list[str], lexicon, seconds: float) -> dict:
+    """Whole-source estimates from the sample: Heaps' law, the proxy ratio, parse time."""
+    words = sum(len(t.split()) for t in texts)
+    slope, heaps_estimate = heaps(points, words)
+    adjectives = frozenset(a for a, c in lexicon.classes.items() if c == "O")
+    proxy_sample = len(proxy_pairs(chosen, adjectives))
+    proxy_whole = len(proxy_pairs(texts, adjectives))
+    ratio = points[-1][2] * proxy_whole / max(proxy_sample, 1)
+    parse_seconds = words * seconds / points[-1][0]
+    return {
+        "words": words,
         "heaps_points": points,
         "heaps_exponent": slope,
-        "heaps_intensional_phrases": extrapolated,
+        "heaps_intensional_phrases": heaps_estimate,
         "proxy_bigrams_sample": proxy_sample,
-        "proxy_bigrams_whole": proxy_all,
-        "ratio_intensional_phrases": round(points[-1][2] * proxy_all / max(proxy_sample, 1)),
-        "extrapolated_parse_seconds_one_process": round(total_words / (sizes[-1] / seconds)),
+        "proxy_bigrams_whole": proxy_whole,
+        "ratio_intensional_phrases": round(ratio),
+        "extrapolated_parse_seconds_one_process": round(parse_seconds),
+        # what a source pays for its parse: intensional phrases per second of parsing
+        "ratio_phrases_per_parse_second": round(ratio / parse_seconds, 2),
     }
 
 
