@@ -197,7 +197,7 @@ def npm_pack(source: EmbeddedSource, destination: Path) -> Path:
             f"Node.js and npm (e.g. apt-get install nodejs npm), or "
             f"{_manual_fix(source, tarball_path(source))}."
         )
-    command = [npm, "pack", source.spec, "--pack-destination", str(destination), "--silent"]
+    command = [npm, "pack", source.spec, "--pack-destination", str(destination), "--loglevel=error"]
     try:
         result = subprocess.run(
             command, capture_output=True, text=True, timeout=NPM_TIMEOUT_S, check=False
