@@ -4,6 +4,11 @@ Each converter reads one unpacked package folder and returns ``(records, stats)`
 dicts with ``id``, ``date`` (an ISO day or ``None``) and ``text``; stats are counts the dataset
 cards print (documents kept, documents dropped and why, words). Converters are pure functions of
 the package's files, so the same tarball always gives the same records.
+
+Long texts (the addresses, Brown's texts) become passages of whole sentences of at most about
+PASSAGE_WORDS words: spaCy's memory grows with the words in a batch (about 17 kB a word with the
+small English pipeline), and a batch of 512 whole addresses would need tens of gigabytes. Passages
+also let datatrove share a source out evenly. Reuters articles are short and stay whole.
 """
 
 from __future__ import annotations
@@ -13,6 +18,11 @@ import html
 import json
 import re
 from pathlib import Path
+
+PASSAGE_WORDS = 150
+# A sentence ends at . ! or ? before a space and a capital (or an opening quote or bracket);
+# a split after an abbreviation ("Mr. Smith") only matters where a passage happens to end there.
+_SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=[\"\u201c\u2018'(\[]?[A-Z])")
 
 # Reuters-21578 dates look like "26-FEB-1987 15:01:01.79"; a few carry junk after the time
 # ("9-APR-1987 00:00:00.00    # date added by S Finch as guesswork") or a malformed time
@@ -28,6 +38,24 @@ _SIGN_OFF = re.compile(r"(?:\s*\bREUTER\b)+\s*$", re.IGNORECASE)
 _CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f]")
 # A new paragraph starts on a line indented by spaces; other newlines are hard line wraps.
 _PARAGRAPH = re.compile(r"\n[ \t]+")
+
+
+def passages(sentences: list[str], max_words: int = PASSAGE_WORDS) -> list[str]:
+    """Consecutive sentences joined into passages of at most ``max_words`` words (a longer
+    sentence is a passage of its own)."""
+    out: list[str] = []
+    current: list[str] = []
+    size = 0
+    for sentence in sentences:
+        words = len(sentence.split())
+        if current and size + words > max_words:
+            out.append(" ".join(current))
+            current, size = [], 0
+        current.append(sentence)
+        size += words
+    if current:
+        out.append(" ".join(current))
+    return out
 
 
 def reuters_day(value: str) -> str | None:
@@ -78,23 +106,19 @@ def reuters_21578(package: Path) -> tuple[list[dict], dict]:
 
 
 def sotu(package: Path) -> tuple[list[dict], dict]:
-    """Every address of ``data/*.json`` (year, name, party, text). The data give the year only,
-    so the date is ``YYYY-01-01`` (``date_precision: year``), not the day it was delivered."""
-    records = []
+    """Every address of ``data/*.json`` (year, name, party, text), as passages with ids
+    ``sotu-<file>-<n>``. The data give the year only, so the date is ``YYYY-01-01``
+    (``date_precision: year``), not the day the address was delivered."""
+    records, years = [], []
     for path in sorted((package / "data").glob("*.json")):
         speech = json.loads(path.read_text(encoding="utf-8"))
-        text = " ".join(speech["text"].split())
-        if text:
-            records.append(
-                {
-                    "id": f"sotu-{path.stem}",
-                    "date": f"{int(speech['year']):04d}-01-01",
-                    "text": text,
-                }
-            )
-    stats = {"addresses": len(records), "date_precision": "year (YYYY-01-01)"}
-    if records:
-        stats["years"] = [records[0]["date"][:4], records[-1]["date"][:4]]
+        sentences = _SENTENCE_END.split(" ".join(speech["text"].split()))
+        date = f"{int(speech['year']):04d}-01-01"
+        for index, passage in enumerate(passages([s for s in sentences if s])):
+            records.append({"id": f"sotu-{path.stem}-{index:04d}", "date": date, "text": passage})
+        years.append(int(speech["year"]))
+    stats = {"addresses": len(years), "date_precision": "year (YYYY-01-01)"}
+    stats["years"] = [min(years), max(years)] if years else None
     return records, stats
 
 
@@ -121,25 +145,25 @@ def detokenise(words: list[str]) -> str:
     return "".join(out)
 
 
-def brown_paragraphs(tagged: str) -> list[str]:
-    """A Brown text's paragraphs, each its sentences detokenised and joined by a space."""
-    paragraphs = []
+def brown_passages(tagged: str) -> list[str]:
+    """A Brown text's paragraphs (blank-line apart), its sentences (one a line) detokenised; a
+    paragraph longer than PASSAGE_WORDS words is cut between sentences."""
+    out = []
     for block in re.split(r"\n\s*\n", tagged):
         sentences = [detokenise([untag(t) for t in line.split()]) for line in block.splitlines()]
-        if any(sentences):
-            paragraphs.append(" ".join(s for s in sentences if s))
-    return paragraphs
+        out.extend(passages([s for s in sentences if s]))
+    return out
 
 
 def brown(package: Path) -> tuple[list[dict], dict]:
-    """The 500 texts (``ca01`` … ``cr09``) as plain text, paragraphs apart by a blank line; no
-    dates. Genres come from ``cats.txt``."""
+    """The 500 texts (``ca01`` … ``cr09``) as plain-text passages with ids ``brown-<text>-<n>``;
+    no dates. Genres come from ``cats.txt``."""
     genres = dict(line.split() for line in (package / "cats.txt").read_text().splitlines() if line)
     records = []
     for name in sorted(genres):
-        paragraphs = brown_paragraphs((package / name).read_text(encoding="utf-8"))
-        records.append({"id": f"brown-{name}", "date": None, "text": "\n\n".join(paragraphs)})
+        for index, passage in enumerate(brown_passages((package / name).read_text("utf-8"))):
+            records.append({"id": f"brown-{name}-{index:04d}", "date": None, "text": passage})
     counts: dict[str, int] = {}
     for genre in genres.values():
         counts[genre] = counts.get(genre, 0) + 1
-    return records, {"texts": len(records), "genres": dict(sorted(counts.items()))}
+    return records, {"texts": len(genres), "genres": dict(sorted(counts.items()))}

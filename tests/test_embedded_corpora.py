@@ -19,7 +19,13 @@ from compsem.loading_scripts.corpora import (
     embedded_names,
     open_corpus,
 )
-from compsem.loading_scripts.embedded_converters import detokenise, reuters_day, reuters_text
+from compsem.loading_scripts.embedded_converters import (
+    PASSAGE_WORDS,
+    detokenise,
+    passages,
+    reuters_day,
+    reuters_text,
+)
 
 
 @pytest.fixture(scope="module")
@@ -65,25 +71,41 @@ def test_reuters_dates_and_text_are_cleaned():
     assert reuters_text("CUTS RATES\n Reuter", "") == "CUTS RATES"
 
 
-def test_sotu_addresses_are_dated_by_year(fetched):
+def address(passage_id: str) -> str:
+    return passage_id.rsplit("-", 1)[0]
+
+
+def test_sotu_addresses_are_passages_dated_by_year(fetched):
     table = fetched["sotu"]
-    assert len(table) == 233
+    assert embedded.source_info("sotu").stats["addresses"] == 233
+    assert len({address(i) for i in table["id"].to_pylist()}) == 233
     dates = table["date"].to_pylist()
     assert dates[0] == "1790-01-01" and dates[-1] == "2021-01-01"
     assert all(date.endswith("-01-01") for date in dates)
     assert embedded.source_info("sotu").stats["date_precision"].startswith("year")
-    words = sum(len(text.split()) for text in table["text"].to_pylist())
-    assert 1_700_000 < words < 1_900_000
+    sizes = [len(text.split()) for text in table["text"].to_pylist()]
+    assert 1_700_000 < sum(sizes) < 1_900_000
+    assert sum(size > PASSAGE_WORDS for size in sizes) < 0.01 * len(sizes)  # long sentences only
 
 
-def test_brown_is_500_untagged_texts(fetched):
+def test_brown_is_500_untagged_texts_in_passages(fetched):
     table = fetched["brown"]
-    assert len(table) == 500 and table["date"].null_count == 500
+    assert len({address(i) for i in table["id"].to_pylist()}) == 500
+    assert table["date"].null_count == len(table)
     texts = table["text"].to_pylist()
     assert texts[0].startswith("The Fulton County Grand Jury said Friday an investigation of")
     tagged = re.compile(r"\S/(?:nns|np|jj|vbd|vbz|pps|nn-tl|np-tl|at-hl)\b")
     assert not any(tagged.search(text) for text in texts)
     assert "\u201cno evidence\u201d" in texts[0]
+
+
+def test_passages_keep_sentences_whole():
+    sentences = ["One two three.", "Four five.", "Six seven eight nine ten eleven.", "End."]
+    assert passages(sentences, max_words=5) == [
+        "One two three. Four five.",
+        "Six seven eight nine ten eleven.",
+        "End.",
+    ]
 
 
 def test_detokenise_glues_punctuation_and_quotes():
@@ -142,7 +164,7 @@ def test_names_resolve_to_corpora_with_provenance(fetched):
     corpus = open_corpus("sotu+brown")
     assert [s["name"] for s in corpus.provenance()] == ["sotu", "brown"]
     assert corpus.provenance()[1]["licence"].startswith("distributed with the permission")
-    assert len(list(corpus.documents())) == 233 + 500
+    assert len(list(corpus.documents())) == len(fetched["sotu"]) + len(fetched["brown"])
     assert open_corpus("brown").fingerprint == open_corpus("brown").fingerprint
     assert open_corpus("brown").fingerprint != open_corpus("sotu").fingerprint
     assert embedded_names("embedded") == (WORDNET_GLOSSES, "reuters_21578", "sotu", "brown")
@@ -210,8 +232,8 @@ def test_plane_extraction_runs_on_an_embedded_source(fetched, tmp_path):
     from compsem.pipeline import run_locally, shard_files
 
     work = tmp_path / "work"
-    run_locally(an_extraction_pipeline(open_corpus("brown"), work, max_docs=2), work / "logs")
+    run_locally(an_extraction_pipeline(open_corpus("brown"), work, max_docs=40), work / "logs")
     pairs = count_an_shards(shard_files(work / "shards"))
-    assert len(pairs) > 100
+    assert len(pairs) > 50
     found = pairs.select(["adjective", "noun"]).to_pylist()
     assert {"adjective": "recent", "noun": "election"} in found
