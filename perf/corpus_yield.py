@@ -143,6 +143,22 @@ def extrapolate(points: list, chosen: list[str], texts: list[str], lexicon, seco
     }
 
 
+def together(results: list[dict], proxies: list[set]) -> dict:
+    """All sources at once: phrases shared between sources count once, so the sum of the
+    per-source estimates is scaled by the proxy's union over its sum."""
+    union, total = len(set().union(*proxies)), sum(len(p) for p in proxies)
+    estimate = sum(r["ratio_intensional_phrases"] for r in results) * union / max(total, 1)
+    return {
+        "sources": [r["source"] for r in results],
+        "proxy_bigrams_union": union,
+        "proxy_bigrams_sum": total,
+        "ratio_intensional_phrases": round(estimate),
+        "extrapolated_parse_seconds_one_process": sum(
+            r["extrapolated_parse_seconds_one_process"] for r in results
+        ),
+    }
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--words", type=int, default=150_000, help="words parsed per source")
@@ -151,10 +167,12 @@ def main() -> None:
     args = parser.parse_args()
     nlp = spacy_pipeline(DEFAULT_SPACY_MODEL, DISABLED)
     lexicon = load_adjective_lexicon()
-    results = []
+    adjectives = frozenset(a for a, c in lexicon.classes.items() if c == "O")
+    results, proxies = [], []
     for name in tqdm(args.sources, desc="Sources"):
         texts = list(open_corpus(name).documents())
         results.append(measure(name, texts, args.words, nlp, lexicon))
+        proxies.append(proxy_pairs(texts, adjectives))
         print(json.dumps(results[-1]))
     out = Path(args.out)
     out.parent.mkdir(parents=True, exist_ok=True)
@@ -162,6 +180,7 @@ def main() -> None:
         "spacy_pipeline": pipeline_id(nlp),
         "words_per_source": args.words,
         "sources": results,
+        "together": together(results, proxies),
     }
     out.write_text(json.dumps(report, indent=2) + "\n")
     print(f"wrote {out}")
