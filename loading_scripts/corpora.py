@@ -18,7 +18,7 @@ A corpus is named by a spec:
 - a folder written by ``datasets.Dataset.save_to_disk`` (text in ``text_column``).
 
 :meth:`Corpus.readers` gives the datatrove readers of a pipeline; :meth:`Corpus.documents` reads
-the same texts in this process; :attr:`Corpus.sources` names, versions, licences and
+the same texts in this process; :meth:`Corpus.provenance` names, versions, licences and
 fingerprints the named sources for the dataset card.
 """
 
