@@ -140,7 +140,10 @@ def card_data(spec: BenchmarkSpec, exports: list[ConfigExport]) -> DatasetCardDa
 
 
 def render_card(
-    spec: BenchmarkSpec, exports: list[ConfigExport], config: datasets.BuilderConfig
+    spec: BenchmarkSpec,
+    exports: list[ConfigExport],
+    config: datasets.BuilderConfig,
+    provenance: dict,
 ) -> str:
     """The README.md of an export: the benchmark's template rendered with its metadata and the
     provenance and settings of ``config``. The size category counts the largest config, as
@@ -149,7 +152,7 @@ def render_card(
         card_data(spec, exports),
         template_path=str(spec.card_template),
         exports=exports,
-        provenance=spec.provenance(config),
+        provenance=provenance,
         settings=settings_table(config),
         citation=exports[0].info.citation.strip(),
         version=spec.version,
@@ -218,5 +221,8 @@ def export_benchmark(
             exports.append(export)
             del dataset_dict
         shutil.rmtree(staging / ".arrow")
-        (staging / "README.md").write_text(render_card(spec, exports, builder.config))
+        provenance = spec.provenance(builder.config)
+        for name, text in spec.export_files(builder.config, provenance).items():
+            (staging / name).write_text(text)
+        (staging / "README.md").write_text(render_card(spec, exports, builder.config, provenance))
     return exports

@@ -18,6 +18,10 @@ from compsem.audit_checks import Check
 from compsem.presets import Preset
 
 
+def no_files(config: datasets.BuilderConfig, provenance: dict) -> dict[str, str]:
+    return {}
+
+
 @dataclass(frozen=True)
 class BenchmarkSpec:
     """One benchmark.
@@ -46,6 +50,8 @@ class BenchmarkSpec:
         demo_settings: builder keyword arguments for ``compsem demo`` that change how fast the
             build runs but not what it holds.
         card_context: extra names the card template uses (e.g. BoOQA's bucket labels).
+        export_files: ``(config, provenance) -> {file name: text}``, files written at the top of
+            an export beside its card (RNPC: ``rule_agreement.json``).
     """
 
     name: str
@@ -65,6 +71,7 @@ class BenchmarkSpec:
     changelog: Mapping[str, str] = field(default_factory=dict)
     demo_settings: Callable[[], dict] = dict
     card_context: Mapping[str, Any] = field(default_factory=dict)
+    export_files: Callable[[datasets.BuilderConfig, dict], dict[str, str]] = no_files
 
     @property
     def version(self) -> str:
