@@ -152,7 +152,7 @@ def test_card_passes_the_hub_rules_and_shows_the_reference_results(montague_expo
     assert card_problems(text) == []
     assert "carvalho-etal-2025-montague" in text and "61 × 60 × 12 = 43,920" in text
     assert "| all-MiniLM-L6-v2 |" in text and "| GloVe 6B 50d |" in text
-    assert "compsem embed --model minilm --model glove --out DIR" in text
+    assert "compsem embed --dataset compsem/montague --model minilm --model glove --out DIR" in text
     assert "| occurence | noun | happening |" in text  # Appendix A, rendered from the TSV
 
 
