@@ -42,11 +42,11 @@ def generation(n_sentences: int) -> dict:
 
 
 def export(cache: Path, out: Path) -> dict:
-    import compsem.builders.seti.builder as seti
+    from compsem.builders.seti import generation
     from compsem.export import export_benchmark
 
     os.environ["COMPSEM_CACHE"] = str(cache)
-    seti._POOLS.clear()
+    generation._POOLS.clear()
     start = time.perf_counter()
     exports = export_benchmark("seti", out)
     seconds = time.perf_counter() - start
