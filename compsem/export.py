@@ -29,6 +29,8 @@ Optional, each with a fallback, so a module without them still exports and audit
   ``hypothesis`` when present.
 - ``ORIGINAL_CONFIGS`` whose builder takes ``original_release=DIR``: lets ``compsem audit DIR
   --original NAME`` audit a published release as read by ``loading_scripts/``.
+- ``export_files(config, provenance)``: ``{file name: text}`` written at the top of the export
+  beside the card (RNPC: ``rule_agreement.json``). Without it: none.
 - ``demo_kwargs()``: builder keyword arguments for ``compsem demo`` that change how fast the
   build runs but not what it holds (PLANE: parallel extraction). Without it: none.
 
@@ -259,5 +261,8 @@ def export_benchmark(
             del dataset_dict
         shutil.rmtree(staging / ".arrow")
         provenance = module.provenance(builder.config)
+        export_files = getattr(module, "export_files", lambda config, provenance: {})
+        for file_name, text in export_files(builder.config, provenance).items():
+            (staging / file_name).write_text(text)
         (staging / "README.md").write_text(render_card(module, exports, provenance))
     return exports

@@ -88,7 +88,7 @@ def label_row(task: str, row: dict, slots: dict) -> dict:
         return {"hypothesis": None, "relation": None, "rule": None, "label": None}
     m1 = slot(row["modifier1"], row["m1_category"], slots)
     m2 = slot(row["modifier2"], row["m2_category"], slots)
-    kind = hypothesis_type(task, row) if task != "epc" else ""
+    kind = hypothesis_type(task, row) if task != "epc" else "event2"  # M1 M2 N E vs N E
     relation, outcome = None, None
     if task == "epc":
         outcome = epc(m1, m2)
