@@ -16,7 +16,7 @@ import numpy as np
 
 from compsem.builders.rnpc.noun_phrases import Vocabulary
 
-SINGLE_SHARE = 0.3  # of each label, from strata whose hypothesis decides it (the easy items)
+SINGLE_SHARE = 0.25  # of each label, from strata whose hypothesis decides it (the easy items)
 
 
 def balance_by_hypothesis(
