@@ -1,13 +1,17 @@
 """Down-sampling that keeps MPTE's hypothesis from giving its label away.
 
-An MPTE hypothesis, ``P Det M N'``, shows the kept modifier M. Where M's stratum (its category,
-subsective kind, or what it negates) admits one label only, the hypothesis alone decides the
-item: an intersective M always carries over, a relative one never does. The label of the other
-strata rests on what the hypothesis does not show: M's scope in the first premise and how N'
-relates to N, which is what MPTE tests (§3). So most of each label's quota, all but
+An MPTE hypothesis, ``P Det M N'``, shows the kept modifier M and N'. Where a modifier admits
+one label only, the hypothesis alone decides the item: an intersective colour always carries
+over, a relative modifier never does, a former never does. The label of the others rests on
+what the hypothesis does not show: M's scope in the first premise (a Swiss gift from a skillful
+Swiss watchmaker or from a fake Swiss watch) and how N' relates to N (a skillful doctor, said
+of a surgeon or of a pianist), which is what MPTE tests (§3). A stratum here is the kept
+modifier itself with the kind of N' it shows: a role noun (father, gift), one of the person
+role words that serve as hypernym and co-hyponym alike (doctor), or another hypernym (weapon). So most of each label's quota, all but
 ``single_share``, comes in pairs from strata that hold both labels, as many items of each label
 per stratum, spread evenly over the strata and within them over (combo, rule) cells as
-:func:`compsem.builders.rnpc.tasks.balance` spreads them; the rest comes from any stratum.
+:func:`compsem.builders.rnpc.tasks.balance` spreads them; the rest comes from the one-label
+strata (from the others only where those run short).
 """
 
 from __future__ import annotations
@@ -56,20 +60,17 @@ def balance_by_hypothesis(
         rest = np.setdiff1d(np.flatnonzero(own), np.concatenate(taken) if taken else [])
         if len(rest) < quota - wanted:
             return None
-        taken.append(rest[spread_take(keys[rest], quota - wanted, rng)])
+        # one-label strata first (more of one label in a two-label stratum would tell), spread
+        # over (combo, rule) cells so that every rule keeps its share
+        single = rest[capacity[stratum[rest]] == 0]
+        need = quota - wanted
+        if len(single) >= need:
+            taken.append(single[spread_take(cells[single], need, rng)])
+        else:
+            others = np.setdiff1d(rest, single)
+            taken += [single, others[spread_take(cells[others], need - len(single), rng)]]
         chosen.extend(taken)
     return np.sort(np.concatenate(chosen))
-
-
-def hypothesis_strata(vocabulary: Vocabulary) -> np.ndarray:
-    """What an MPTE hypothesis shows of its modifier: the category, refined by the subsective
-    kind or the attribute (nationality, colour; former, fake)."""
-    modifiers = vocabulary.modifiers
-    category = modifiers["category"].astype(str)
-    detail = np.where(
-        category == "subsective", modifiers["kind"].astype(str), modifiers["attribute"].astype(str)
-    )
-    return np.char.add(category, detail)
 
 
 def balance_mpte(
@@ -81,12 +82,13 @@ def balance_mpte(
     strict: bool = False,
 ) -> np.ndarray | None:
     """:func:`compsem.builders.rnpc.tasks.balance` for MPTE ``candidates``
-    (:class:`~compsem.builders.rnpc.tasks.Candidates`): few items whose hypothesis stratum
-    decides the label."""
+    (:class:`~compsem.builders.rnpc.tasks.Candidates`): few items whose hypothesis, the kept
+    modifier and the kind of N' it shows, decides the label."""
     hypothesis = candidates.hypothesis.astype(str)
     kept = np.char.startswith(hypothesis, "m2").astype(int)
     phrases = candidates.phrases[candidates.phrase]
-    visible = hypothesis_strata(vocabulary)[phrases[np.arange(len(phrases)), kept]]
+    modifiers = vocabulary.modifiers["modifier"].astype(str)
+    visible = modifiers[phrases[np.arange(len(phrases)), kept]]
     # N' shows a role noun (father, gift), a person hypernym or co-hyponym (one word list), or
     # another hypernym (weapon, animal)
     person = vocabulary.nouns["supersense"][phrases[:, 2]] == "person"

@@ -2,10 +2,12 @@
 :mod:`compsem.builders.rnpc.rules`, and balanced by down-sampling (RNPC §4).
 
 Phrases are sampled in equal numbers for every pair of modifier *strata* (the categories and, per
-task, the subsective kind or the event effect), so all nine category combinations and every rule
-occur. Each candidate (phrase × hypothesis) is labelled from its modifiers' categories; each
-label is then down-sampled to an equal share spread evenly over (combo, rule) cells, and only
-the chosen candidates are realised as sentences.
+task, the subsective kind, what a privative negates, or the event effect), so all nine category
+combinations and every rule occur. Each candidate (phrase × hypothesis; for MPTE × the N'
+relation) is labelled from its modifiers' categories, kinds and attributes; each label is then
+down-sampled to an equal share spread evenly over (combo, rule) cells (MPTE: mostly in pairs
+from hypothesis strata that hold both labels, :mod:`compsem.builders.rnpc.hypothesis_balance`),
+and only the chosen candidates are realised as sentences.
 """
 
 from __future__ import annotations
@@ -45,11 +47,16 @@ HYPOTHESES = {
     "mpte": tuple(f"{h}:{r}" for h in MPTE_HYPOTHESES for r in RELATIONS),
     "epc": ("",),
 }
+
+
+def _mpte_candidate_rule(hypothesis: str, m1: Slot, m2: Slot):
+    kept, relation = hypothesis.split(":")
+    return mpte_rule(kept, m1, m2, relation)
+
+
 RULE_FUNCTIONS = {
     "spte": spte_rule,
-    "mpte": lambda hypothesis, m1, m2: mpte_rule(
-        *hypothesis.split(":")[:1], m1, m2, hypothesis.split(":")[1]
-    ),
+    "mpte": _mpte_candidate_rule,
     "epc": lambda hypothesis, m1, m2: epc_rule(m1, m2),
 }
 MAX_ROUNDS = 6
