@@ -41,7 +41,7 @@ ROLE_ENDING = {"time", "status_loss", "deputyship"}  # former, deposed, acting
 ORIGIN = {"nationality", "provenance", "period"}
 VALUE = {"price", "quality", "fame"}
 SURFACE = {"colour", "pattern", "shape", "hair", "appearance"}
-SELECTING = {"ordinal", "superlative", "preference"}  # the second, the best, my favorite
+SELECTING = {"ordinal", "superlative", "preference", "typicality"}  # the second; a typical
 # Rules the shipped lexicon cannot generate, as its adjective order puts an imitation
 # (counterfeit) and a stage (novice) next to the noun, so never before an origin or value, or
 # before another modifier of a person; they label the original release's rows.

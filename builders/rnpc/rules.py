@@ -34,8 +34,10 @@ SURFACE = {"colour", "pattern", "shape", "hair", "appearance"}  # perceptible on
 LASTING = {"nationality", "handedness"}  # properties of a person that outlive a role
 ORIGIN = {"nationality", "provenance", "period"}  # what counterfeits fake
 VALUE = {"price", "quality", "fame"}  # what counterfeits fake (a counterfeit luxury bag, §7)
-# Relative subsective attributes that pick members of their comparison class M2 N exactly.
-SELECTING = {"ordinal", "superlative", "preference"}
+# Relative subsective attributes bound to their comparison class M2 N: they pick or rank its
+# members (the second, the best, my favorite) or say how typical of it one is (a typical blond
+# mayor need not be a typical mayor).
+SELECTING = {"ordinal", "superlative", "preference", "typicality"}
 
 
 @dataclass(frozen=True)
@@ -108,7 +110,7 @@ RULES = {
     "m1_n.m1_relative": _spte(
         0,
         "hypothesis M1 N; M1 is relative to its comparison class M2 N, which M2 changes (an "
-        "ordinal, superlative or favorite, or a gradable M1 over a subsective M2)",
+        "ordinal, superlative, favorite or typicality, or a gradable M1 over a subsective M2)",
         "the second green ball ⊭ the second ball",
     ),
     "m1_n.m2_privative": _spte(
