@@ -210,7 +210,7 @@ RULES = {
         "epc",
         0,
         "no privative; one modifier hinders the event, none enables it",
-        "A red broken gun fires bullets.",
+        "A broken red gun fires bullets.",
     ),
     "effect_equal": _rule(
         "epc",
