@@ -1,7 +1,8 @@
 """The promises of the RNPC issue and paper, checked as properties of the generated data.
 
-The label rules are written out here again from the issue's text and checked against the
-categories, kinds and effects the shipped lexicon gives each row's modifiers.
+The label rules are written out here again from the issues' text (issue 18: MPTE follows the N'
+relation and a privative's scope) and checked against the categories, kinds, attributes and
+effects the shipped lexicon gives each row's modifiers.
 """
 
 import os
@@ -9,15 +10,19 @@ import subprocess
 import sys
 from collections import Counter
 
+import numpy as np
 import pandas as pd
+import pyarrow as pa
 import pytest
 from datasets import ClassLabel, load_dataset
 
 from compsem.builders.rnpc.config import LEARNING_CURVE_SIZES, RnpcConfig
+from compsem.builders.rnpc.hypothesis_balance import SINGLE_SHARE
 from compsem.builders.rnpc.nouns import load_events, load_nouns, load_second_nouns
 from compsem.builders.rnpc.rules import RULES
 from compsem.cli import main
 from compsem.export import ExportError, export_benchmark
+from compsem.hypothesis_only import probe
 from compsem.resources.modifiers import load_modifier_lexicon, read_attributes
 from compsem.resources.wordnet import wordnet
 from compsem.text import indefinite_article
@@ -32,6 +37,15 @@ RULES_LABELS = {
     "mpte": ("non_entailment", "entailment"),
     "epc": ("less_plausible", "equally_plausible", "more_plausible"),
 }
+ROLE_ENDING = {"time", "status_loss", "deputyship"}  # former, deposed, acting
+ORIGIN = {"nationality", "provenance", "period"}
+VALUE = {"price", "quality", "fame"}
+SURFACE = {"colour", "pattern", "shape", "hair", "appearance"}
+SELECTING = {"ordinal", "superlative", "preference", "typicality"}  # the second; a typical
+# Rules the shipped lexicon cannot generate, as its adjective order puts an imitation
+# (counterfeit) and a stage (novice) next to the noun, so never before an origin or value, or
+# before another modifier of a person; they label the original release's rows.
+RELEASE_ONLY = {"n.imitation_of_m2", "m1.stage_other_noun"}
 
 
 @pytest.fixture(scope="module")
@@ -55,6 +69,7 @@ def entries():
         m.text: {
             "category": m.category,
             "kind": m.kind,
+            "attribute": m.attribute,
             "effect": attributes[m.attribute].effect,
             "dimension": attributes[m.attribute].dimension,
             "order": attributes[m.attribute].order,
@@ -75,36 +90,126 @@ def slots(frame: pd.DataFrame, entries: dict):
         yield row, entries[row.modifier1], entries[row.modifier2]
 
 
+def expected_spte(hypothesis: str, m1: dict, m2: dict) -> int | None:
+    """SPTE's label, None where the reading is ambiguous and must not be generated."""
+    privative = (m1["category"] == "privative", m2["category"] == "privative")
+    if privative[0] and m2["kind"] == "stage":
+        return None  # a former beginner drummer
+    fakes_m2 = m1["attribute"] == "imitation" and m2["attribute"] in ORIGIN | VALUE
+    unclear = privative[0] and (
+        (m1["attribute"] == "authenticity" and m2["attribute"] in ORIGIN | VALUE)
+        or (
+            m2["category"] == "subsective"
+            and m1["attribute"] not in {"imitation", "authenticity", "depiction"}
+        )
+    )
+    if hypothesis == "n":  # ⊨ N iff no privative, or a counterfeit fakes M2 (§7)
+        return 1 if fakes_m2 else None if unclear else int(not any(privative))
+    if hypothesis == "m2_n":  # ⊨ M2 N iff M1 is not privative
+        return int(not privative[0])
+    if privative[1]:
+        return 0
+    if fakes_m2 or unclear:
+        return None
+    if m1["kind"] != "relative":  # ⊨ M1 N unless M1 is relative to M2 N
+        return 1
+    if m1["attribute"] in SELECTING or m2["category"] == "subsective":
+        return 0  # the second green ball is not the second ball
+    return 1 if m2["attribute"] in SURFACE else None  # a big red apple is a big apple
+
+
 def test_spte_labels_follow_the_rules(challenge, entries):
     frame = challenge["spte"]
     for row, m1, m2 in slots(frame, entries):
         assert (row.m1_category, row.m2_category) == (m1["category"], m2["category"])
-        if row.hypothesis_type == "n":  # ⊨ N iff neither modifier is privative
-            expected = "privative" not in (m1["category"], m2["category"])
-        elif row.hypothesis_type == "m2_n":  # ⊨ M2 N iff M1 is not privative
-            expected = m1["category"] != "privative"
-        else:  # ⊨ M1 N iff M2 is not privative and M1 is not relative
-            assert row.hypothesis_type == "m1_n"
-            expected = m2["category"] != "privative" and m1["kind"] != "relative"
-        assert row.label == int(expected), row
+        assert row.label == expected_spte(row.hypothesis_type, m1, m2), row
     assert set(frame.hypothesis_type) == {"n", "m2_n", "m1_n"}
 
 
 def test_the_papers_examples_of_relative_modifiers_are_non_entailments(challenge, entries):
-    relative_first = challenge["spte"].query("hypothesis_type == 'm1_n'")
-    relative_first = relative_first[
-        [entries[m]["kind"] == "relative" for m in relative_first.modifier1]
-    ]
-    assert len(relative_first) and (relative_first.label == 0).all()
+    """The second green ball is not the second ball; my favorite new movie is not my favorite
+    movie. A gradable M1 over a colour keeps its standard: a big red apple is a big apple."""
+    m1_n = challenge["spte"].query("hypothesis_type == 'm1_n'")
+    attribute = [entries[m]["attribute"] for m in m1_n.modifier1]
+    kind = [entries[m]["kind"] for m in m1_n.modifier1]
+    selecting = m1_n[[a in SELECTING for a in attribute]]
+    assert len(selecting) and (selecting.label == 0).all()
+    gradable = np.array(
+        [k == "relative" and a not in SELECTING for k, a in zip(kind, attribute, strict=True)]
+    )
+    gradable = m1_n[gradable & (m1_n.m2_attribute == "colour").to_numpy()]
+    assert len(gradable) and (gradable.label == 1).all()
+
+
+def expected_mpte(kept: dict, other: dict, side: str, relation: str) -> int | None:
+    """MPTE's label for ``P Det M N'`` (M = ``kept``, in position ``side``), None where the
+    reading is ambiguous and must not be generated."""
+    m1, m2 = (kept, other) if side == "m1" else (other, kept)
+    hypernym = relation == "hypernym"
+    if m1["category"] == "privative" and m2["kind"] == "stage":
+        return None
+    likeness = {"depiction", "epistemic", "modality", "fiction"}
+    if hypernym and any(
+        m["category"] == "privative" and m["attribute"] in likeness for m in (m1, m2)
+    ):
+        return None  # a stuffed bear is no animal
+    if side == "m2" and kept["category"] == "intersective" and m1["category"] == "privative":
+        if m1["attribute"] in ROLE_ENDING:  # a former French minister is still French
+            return 1 if kept["attribute"] in {"nationality", "handedness"} else None
+        if m1["attribute"] in {"imitation", "authenticity"} and kept["attribute"] in ORIGIN:
+            return 0  # a fake Swiss watch need not be Swiss
+        likenesses = {"imitation", "authenticity", "depiction"}  # a fake black gun is black
+        return 1 if kept["attribute"] in SURFACE and m1["attribute"] in likenesses else None
+    if side == "m2" and m1["category"] == "privative":
+        return None if hypernym else 0
+    if kept["category"] == "intersective":
+        return 1
+    if kept["kind"] == "relative":
+        return 0  # a big mouse is not a big animal
+    if kept["category"] == "subsective":
+        if hypernym:  # a skillful surgeon who is a doctor is a skillful doctor
+            return 1 if kept["kind"] == "role" and other["category"] != "privative" else None
+        return 0  # ... but not a skillful father
+    if not hypernym:
+        return 0  # a former minister who is a mother is no former mother
+    if kept["attribute"] == "imitation" and other["category"] != "privative":
+        return 1  # a counterfeit banknote is a counterfeit document
+    return 0 if kept["attribute"] in ROLE_ENDING else None
 
 
 def test_mpte_labels_follow_the_rules(challenge, entries):
     frame = challenge["mpte"]
     for row, m1, m2 in slots(frame, entries):
-        modifier = m1 if row.hypothesis_modifier == "m1" else m2
-        under_privative = row.hypothesis_modifier == "m2" and m1["category"] == "privative"
-        expected = modifier["category"] == "intersective" and not under_privative
-        assert row.label == int(expected), row
+        kept, other = (m1, m2) if row.hypothesis_modifier == "m1" else (m2, m1)
+        expected = expected_mpte(kept, other, row.hypothesis_modifier, row.second_noun_relation)
+        assert row.label == expected, row
+    assert set(frame.second_noun_relation) == {"hypernym", "co_hyponym", "role"}
+
+
+def test_mpte_second_nouns_stand_in_their_wordnet_relation(challenge, nouns):
+    wn = wordnet()
+    listed = {
+        row["noun"]: row for row in load_second_nouns(default="rnpc_hypernyms.tsv").to_pylist()
+    }
+    listed |= {row["noun"]: row for row in load_second_nouns().to_pylist()}
+    for row in challenge["mpte"].itertuples():
+        synset = wn.synset(nouns[row.noun]["synset"])
+        above = {s.name() for s in synset.closure(lambda s: s.hypernyms())}
+        second = listed[row.second_noun]
+        is_hypernym = second["synset"] in above
+        below = synset.name() in second["ancestors"]
+        assert is_hypernym == (row.second_noun_relation == "hypernym"), row
+        assert not below, row  # never a hyponym of N
+        if row.second_noun_relation == "co_hyponym":
+            assert row.supersense == "person"
+
+
+def test_mpte_hypothesis_alone_gives_little_away(challenge):
+    """Issue 18: a hypothesis-only probe got 94% on mpte_challenge; down-sampling keeps at most
+    SINGLE_SHARE of each label from strata the hypothesis decides."""
+    table = pa.Table.from_pandas(challenge["mpte"][["hypothesis", "label"]])
+    (result,) = probe({"test": table})
+    assert result.accuracy <= 0.5 + SINGLE_SHARE + 0.05, result
 
 
 def test_epc_labels_follow_privatives_and_the_effect_table(challenge, entries):
@@ -132,7 +237,7 @@ def test_every_label_is_the_label_its_rule_names(challenge):
         for rule, label in zip(frame.rule, frame.label, strict=True):
             assert RULES[rule].task == task and RULES[rule].label == label_names[label]
         task_rules = {name for name, rule in RULES.items() if rule.task == task}
-        assert set(frame.rule) == task_rules, "every rule occurs"
+        assert set(frame.rule) == task_rules - RELEASE_ONLY, "every rule occurs"
 
 
 def test_all_nine_combinations_and_no_ambiguous_scope(challenge, entries):
@@ -176,7 +281,11 @@ def determiner_of(words: list[str], entries: dict) -> str:
 
 
 def test_surface_forms_determiners_and_prefixes(challenge, entries, nouns):
-    seconds = {(r["supersense"], r["noun"]): r for r in load_second_nouns().to_pylist()}
+    seconds = {
+        (r["supersense"], r["noun"]): r
+        for table in (load_second_nouns(), load_second_nouns(default="rnpc_hypernyms.tsv"))
+        for r in table.to_pylist()
+    }
     for task, frame in challenge.items():
         for row, *_ in slots(frame, entries):
             words = [row.modifier1, row.modifier2, row.noun]
@@ -282,7 +391,8 @@ def test_card_shows_every_rule_with_an_example_and_its_count(rnpc_export, challe
         count = int((challenge[rule.task].rule == rule_id).sum())
         assert f"| `{rule_id}` | {rule.label} |" in card
         line = next(line for line in card.splitlines() if f"| `{rule_id}` |" in line)
-        assert line.endswith(f"| {count} |") and " → " in line
+        assert line.endswith(f"| {count} |") and rule.example in line
+        assert (" → " in line) == (rule_id not in RELEASE_ONLY), line
     assert "lyu-etal-2022-favorite" in card and "## Limitations" in card
 
 

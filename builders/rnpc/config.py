@@ -51,6 +51,7 @@ FEATURES = {
             "label": datasets.ClassLabel(names=list(SPTE_LABELS)),
             **_PHRASE,
             "second_noun": datasets.Value("string"),
+            "second_noun_relation": datasets.Value("string"),
             "hypothesis_modifier": datasets.Value("string"),
             "prefix": datasets.Value("string"),
             **_ANALYSIS,

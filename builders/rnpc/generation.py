@@ -79,8 +79,9 @@ def load_inputs(
     pairs, corpus = corpus_pairs(cooccurrence)
     vocabulary = build_vocabulary(modifier_lexicon, noun_table, pairs)
     second = load_second_nouns()
+    hypernyms = load_second_nouns(default="rnpc_hypernyms.tsv")
     event_table = load_events(events, noun_table)
-    inputs = task_inputs(vocabulary, second, event_table)
+    inputs = task_inputs(vocabulary, (second, hypernyms), event_table)
     supersenses = noun_table["supersense"].to_pylist()
     about = {
         "lexicon": modifier_lexicon.source,
@@ -97,6 +98,7 @@ def load_inputs(
         "event_nouns": len(inputs.events),
         "events": len(event_table),
         "second_nouns": len(second),
+        "hypernyms": len(hypernyms),
         "wordnet": wordnet_version(),
         "cooccurrence": corpus,
         "fits": int(vocabulary.fits.sum()),

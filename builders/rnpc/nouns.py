@@ -109,15 +109,18 @@ def load_nouns(path: str | Path | None = None) -> pa.Table:
     return pa.Table.from_pylist(rows)
 
 
-def load_second_nouns(path: str | Path | None = None) -> pa.Table:
-    """MPTE's N': ``supersense, noun, synset, gender, ancestors`` per row."""
-    path = Path(path) if path else data_path("rnpc_second_nouns.tsv")
+def load_second_nouns(
+    path: str | Path | None = None, default: str = "rnpc_second_nouns.tsv"
+) -> pa.Table:
+    """MPTE's N' (role nouns, or with ``default="rnpc_hypernyms.tsv"`` the hypernyms):
+    ``supersense, noun, synset, gender, ancestors`` per row."""
+    path = Path(path) if path else data_path(default)
     rows = []
     for number, (group, noun, synset_name) in read_tsv(path, SECOND_NOUN_COLUMNS, 3):
         where = f"{path.name}, line {number}"
         if group not in SUPERSENSES:
             raise LexiconError(f"{where}: unknown supersense {group!r}; use one of {SUPERSENSES}.")
-        synset = sense(noun, synset_name, where)
+        synset = sense(noun.replace(" ", "_"), synset_name, where)  # health professional
         rows.append(
             {
                 "supersense": group,

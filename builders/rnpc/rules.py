@@ -1,7 +1,14 @@
-"""The label rules of the RNPC tasks (Lyu et al., NAACL 2022, §3), as pure functions of the two
-modifiers' categories, subsective kinds and event effects in ``Det M1 M2 N`` (M1 scopes over
-``M2 N``). Each function returns ``(rule id, label)``, or ``None`` where the reading is genuinely
-ambiguous and the item is left out rather than guessed. ``RULES`` describes every rule id.
+"""The label rules of the RNPC tasks (Lyu et al., NAACL 2022, §3), as pure functions of what
+the two modifiers of ``Det M1 M2 N`` are (M1 scopes over ``M2 N``): their categories, subsective
+kinds, attributes and event effects, and for MPTE how the second noun N' relates to N. Each
+function returns ``(rule id, label)``, or ``None`` where the reading is genuinely ambiguous and
+the item is left out rather than guessed. ``RULES`` describes every rule id with an example.
+
+Scope follows the paper's §2 and §7: a privative M1 negates N or M2 depending on what it is. A
+role-ending privative (former, retired, deposed) negates the noun's role and leaves the entity's
+lasting properties (a former American diplomat is still American); an imitation (counterfeit)
+fakes a value or an origin (a counterfeit Hollywood movie is a movie, not a Hollywood one); an
+epistemic one (alleged, so-called) may question either, so what rests on its scope is left out.
 """
 
 from __future__ import annotations
@@ -12,6 +19,25 @@ SPTE_LABELS = ("non_entailment", "entailment")
 EPC_LABELS = ("less_plausible", "equally_plausible", "more_plausible")
 SPTE_HYPOTHESES = ("n", "m2_n", "m1_n")  # P Det N, P Det M2 N, P Det M1 N
 MPTE_HYPOTHESES = ("m1", "m2")  # P Det M N' with M = M1 or M2
+# How MPTE's N' relates to N (WordNet): a hypernym (surgeon → doctor), a co-hyponym that is
+# true of the same entity (a surgeon who is a pianist), or a role any such entity can hold
+# (a surgeon who is a father; a gun that is a gift).
+RELATIONS = ("hypernym", "co_hyponym", "role")
+
+# Privative attributes by what they negate.
+ROLE_ENDING = {"time", "status_loss", "deputyship"}  # the role of N ends or is only delegated
+IMITATION = {"imitation"}  # counterfeit, forged, replica: fakes the origin or value of the item
+AUTHENTICITY = {"authenticity"}  # fake, phony: need not be an N at all
+DEPICTION = {"depiction"}  # toy, stone, stuffed: a likeness of an N
+# Intersective attributes by how they fare under a privative M1.
+SURFACE = {"colour", "pattern", "shape", "hair", "appearance"}  # perceptible on the thing itself
+LASTING = {"nationality", "handedness"}  # properties of a person that outlive a role
+ORIGIN = {"nationality", "provenance", "period"}  # what counterfeits fake
+VALUE = {"price", "quality", "fame"}  # what counterfeits fake (a counterfeit luxury bag, §7)
+# Relative subsective attributes bound to their comparison class M2 N: they pick or rank its
+# members (the second, the best, my favorite) or say how typical of it one is (a typical blond
+# mayor need not be a typical mayor).
+SELECTING = {"ordinal", "superlative", "preference", "typicality"}
 
 
 @dataclass(frozen=True)
@@ -21,6 +47,7 @@ class Slot:
     category: str  # intersective | subsective | privative
     kind: str = ""  # relative | role | stage (subsective only)
     effect: str = "equal"  # less | equal | more | unclear (EPC)
+    attribute: str = ""  # the lexicon's attribute (time, colour, size …); "" when unknown
 
 
 @dataclass(frozen=True)
@@ -28,47 +55,168 @@ class Rule:
     task: str
     label: str
     condition: str
+    example: str = ""
+
+
+def _rule(task: str, label: int, condition: str, example: str) -> Rule:
+    names = EPC_LABELS if task == "epc" else SPTE_LABELS
+    return Rule(task, names[label], condition, example)
+
+
+def _spte(label: int, condition: str, example: str) -> Rule:
+    return _rule("spte", label, condition, example)
+
+
+def _mpte(label: int, condition: str, example: str) -> Rule:
+    return _rule("mpte", label, condition, example)
 
 
 RULES = {
-    "n.no_privative": Rule("spte", "entailment", "hypothesis N; neither modifier is privative"),
-    "n.privative_m1": Rule("spte", "non_entailment", "hypothesis N; M1 is privative"),
-    "n.privative_m2": Rule("spte", "non_entailment", "hypothesis N; M2 is privative, M1 is not"),
-    "m2_n.m1_not_privative": Rule("spte", "entailment", "hypothesis M2 N; M1 is not privative"),
-    "m2_n.m1_privative": Rule("spte", "non_entailment", "hypothesis M2 N; M1 is privative"),
-    "m1_n.m1_keeps": Rule(
-        "spte",
-        "entailment",
-        "hypothesis M1 N; M2 is not privative and M1 is intersective, privative, or subsective "
-        "judging the role (or a stage of it)",
+    "n.no_privative": _spte(
+        1, "hypothesis N; neither modifier is privative", "a skillful American surgeon ⊨ a surgeon"
     ),
-    "m1_n.m1_relative": Rule(
-        "spte", "non_entailment", "hypothesis M1 N; M1 is relative to its comparison class M2 N"
+    "n.privative_m1": _spte(
+        0,
+        "hypothesis N; M1 is privative and negates N",
+        "a fake black gun ⊭ a gun",
     ),
-    "m1_n.m2_privative": Rule("spte", "non_entailment", "hypothesis M1 N; M2 is privative"),
-    "m1.intersective": Rule("mpte", "entailment", "hypothesis M1 N'; M1 is intersective"),
-    "m1.not_intersective": Rule(
-        "mpte", "non_entailment", "hypothesis M1 N'; M1 is not intersective"
+    "n.imitation_of_m2": _spte(
+        1,
+        "hypothesis N; M1 is an imitation privative over an origin or value M2, which is what it "
+        "fakes (§7)",
+        "a counterfeit Hollywood movie ⊨ a movie",
     ),
-    "m2.intersective": Rule(
-        "mpte", "entailment", "hypothesis M2 N'; M2 is intersective and M1 is not privative"
+    "n.privative_m2": _spte(
+        0, "hypothesis N; M2 is privative, M1 is not", "a brown stuffed bear ⊭ a bear"
     ),
-    "m2.under_privative": Rule(
-        "mpte", "non_entailment", "hypothesis M2 N'; M2 is intersective but under a privative M1"
+    "m2_n.m1_not_privative": _spte(
+        1, "hypothesis M2 N; M1 is not privative", "the second green ball ⊨ a green ball"
     ),
-    "m2.not_intersective": Rule(
-        "mpte", "non_entailment", "hypothesis M2 N'; M2 is not intersective"
+    "m2_n.m1_privative": _spte(
+        0, "hypothesis M2 N; M1 is privative", "a former famous actor ⊭ a famous actor"
     ),
-    "privative_m1": Rule("epc", "less_plausible", "M1 is privative over M2 N"),
-    "privative_m2": Rule("epc", "less_plausible", "M2 is privative over N, M1 is not"),
-    "effect_more": Rule(
-        "epc", "more_plausible", "no privative; one modifier enables the event, none hinders it"
+    "m1_n.m1_keeps": _spte(
+        1,
+        "hypothesis M1 N; M2 is not privative and M1 is intersective, privative over N, or "
+        "subsective judging the role (or a stage of it)",
+        "a skillful American surgeon ⊨ a skillful surgeon",
     ),
-    "effect_less": Rule(
-        "epc", "less_plausible", "no privative; one modifier hinders the event, none enables it"
+    "m1_n.m1_gradable_over_surface": _spte(
+        1,
+        "hypothesis M1 N; M1 is a gradable relative modifier (size, age, price …) and M2 a "
+        "surface property (colour, pattern, shape) that does not move M1's standard",
+        "a big red apple ⊨ a big apple",
     ),
-    "effect_equal": Rule(
-        "epc", "equally_plausible", "no privative; neither modifier bears on the event"
+    "m1_n.m1_relative": _spte(
+        0,
+        "hypothesis M1 N; M1 is relative to its comparison class M2 N, which M2 changes (an "
+        "ordinal, superlative, favorite or typicality, or a gradable M1 over a subsective M2)",
+        "the second green ball ⊭ the second ball",
+    ),
+    "m1_n.m2_privative": _spte(
+        0, "hypothesis M1 N; M2 is privative", "a brown stuffed bear ⊭ a brown bear"
+    ),
+    "m1.intersective": _mpte(
+        1,
+        "hypothesis M1 N'; M1 is intersective: it holds of the entity itself",
+        "It is a brown stuffed bear. It is a gift. ⊨ It is a brown gift.",
+    ),
+    "m1.role_to_hypernym": _mpte(
+        1,
+        "hypothesis M1 N'; M1 judges the role N (skill, licence, duty), M2 is not privative, "
+        "and N' is a hypernym of N: doing N well is doing N' well",
+        "He is a skillful American surgeon. He is a doctor. ⊨ He is a skillful doctor.",
+    ),
+    "m1.role_other_noun": _mpte(
+        0,
+        "hypothesis M1 N'; M1 judges the role N, and N' is another noun of the entity (a "
+        "co-hyponym or a role), or M2 is privative",
+        "He is a skillful American surgeon. He is a father. ⊭ He is a skillful father.",
+    ),
+    "m1.relative": _mpte(
+        0,
+        "hypothesis M1 N'; M1 is relative to a comparison class, which N' changes, hypernym or not",
+        "It is a big gray mouse. It is an animal. ⊭ It is a big animal.",
+    ),
+    "m1.stage_other_noun": _mpte(
+        0,
+        "hypothesis M1 N'; M1 is a stage of the role N and N' another noun of the entity",
+        "She is a junior French diplomat. She is a mother. ⊭ She is a junior mother.",
+    ),
+    "m1.imitation_to_hypernym": _mpte(
+        1,
+        "hypothesis M1 N'; M1 is an imitation privative (counterfeit, forged, replica) and N' a "
+        "hypernym of N that the imitation still is: what imitates an N imitates an N' (PLANE's "
+        "IT3); a fake (authenticity) one is left out (a fake surgeon who is a doctor)",
+        "It is a counterfeit banknote. It is a document. ⊨ It is a counterfeit document.",
+    ),
+    "m1.privative": _mpte(
+        0,
+        "hypothesis M1 N'; M1 is privative and N' another noun of the entity, or M1 ends a role "
+        "and N' (a hypernym) is still true",
+        "She is a former French minister. She is a mother. ⊭ She is a former mother.",
+    ),
+    "m2.intersective": _mpte(
+        1,
+        "hypothesis M2 N'; M2 is intersective and M1 is not privative",
+        "He is a skillful American surgeon. He is a father. ⊨ He is an American father.",
+    ),
+    "m2.outlives_role": _mpte(
+        1,
+        "hypothesis M2 N'; M2 is a lasting intersective property (nationality, handedness) "
+        "under an M1 that ends the role N (former, retired, deposed)",
+        "She is a former French minister. She is a mother. ⊨ She is a French mother.",
+    ),
+    "m2.surface_of_imitation": _mpte(
+        1,
+        "hypothesis M2 N'; M2 is a surface property (colour, pattern, shape) under an M1 that "
+        "imitates or depicts N: the imitation has it",
+        "It is a fake black gun. It is a gift. ⊨ It is a black gift.",
+    ),
+    "m2.faked_origin": _mpte(
+        0,
+        "hypothesis M2 N'; M2 is an origin under an imitation or fake M1: what it fakes (§7), "
+        "whether or not it is an N at all",
+        "It is a fake Swiss watch. It is a gift. ⊭ It is a Swiss gift.",
+    ),
+    "m2.role_to_hypernym": _mpte(
+        1,
+        "hypothesis M2 N'; M2 judges the role N, M1 is not privative, and N' is a hypernym of N",
+        "He is a famous skillful surgeon. He is a doctor. ⊨ He is a skillful doctor.",
+    ),
+    "m2.imitation_to_hypernym": _mpte(
+        1,
+        "hypothesis M2 N'; M2 is an imitation privative, M1 is not privative, and N' is a "
+        "hypernym of N",
+        "It is a green counterfeit banknote. It is a document. ⊨ It is a counterfeit document.",
+    ),
+    "m2.not_intersective": _mpte(
+        0,
+        "hypothesis M2 N'; M2 is relative, a stage, or judges the role N or is privative while "
+        "N' is another noun of the entity, or M2 ends the role N and N' (a hypernym) still holds",
+        "He is a famous skillful surgeon. He is a father. ⊭ He is a skillful father.",
+    ),
+    "privative_m1": _rule("epc", 0, "M1 is privative over M2 N", "A fake black gun fires bullets."),
+    "privative_m2": _rule(
+        "epc", 0, "M2 is privative over N, M1 is not", "A black toy gun fires bullets."
+    ),
+    "effect_more": _rule(
+        "epc",
+        2,
+        "no privative; one modifier enables the event, none hinders it",
+        "A red loaded gun fires bullets.",
+    ),
+    "effect_less": _rule(
+        "epc",
+        0,
+        "no privative; one modifier hinders the event, none enables it",
+        "A broken red gun fires bullets.",
+    ),
+    "effect_equal": _rule(
+        "epc",
+        1,
+        "no privative; neither modifier bears on the event",
+        "A red American gun fires bullets.",
     ),
 }
 
@@ -78,11 +226,35 @@ def ambiguous_scope(m1: Slot, m2: Slot) -> bool:
     return m1.category == "privative" and m2.kind == "stage"
 
 
+def _scope_unclear(m1: Slot, m2: Slot) -> bool:
+    """Whether N itself holds is unclear: a role-ending or epistemic privative over a subsective
+    M2 may end (or question) the role or only M2 (a former famous actor may still act; an
+    alleged skillful thief may be a clumsy one, §7), and a fake (authenticity) over an origin
+    or value may fake that or be no N at all (a fake Swiss watch)."""
+    if m1.category != "privative":
+        return False
+    if m1.attribute in AUTHENTICITY:
+        return m2.attribute in ORIGIN | VALUE
+    known = ROLE_ENDING | IMITATION | AUTHENTICITY | DEPICTION
+    return m2.category == "subsective" and (
+        m1.attribute not in known or m1.attribute in ROLE_ENDING
+    )
+
+
+def _fakes_m2(m1: Slot, m2: Slot) -> bool:
+    """An imitation M1 whose target is M2: a counterfeit Hollywood movie (§7)."""
+    return m1.attribute in IMITATION and m2.attribute in ORIGIN | VALUE
+
+
 def spte(hypothesis: str, m1: Slot, m2: Slot) -> tuple[str, int] | None:
     """Does ``P Det M1 M2 N`` entail ``P Det N`` / ``P Det M2 N`` / ``P Det M1 N``?"""
     if ambiguous_scope(m1, m2):
         return None
     if hypothesis == "n":
+        if _fakes_m2(m1, m2):
+            return "n.imitation_of_m2", 1
+        if _scope_unclear(m1, m2):
+            return None
         if m1.category == "privative":
             return "n.privative_m1", 0
         if m2.category == "privative":
@@ -93,29 +265,89 @@ def spte(hypothesis: str, m1: Slot, m2: Slot) -> tuple[str, int] | None:
             ("m2_n.m1_privative", 0) if m1.category == "privative" else ("m2_n.m1_not_privative", 1)
         )
     if hypothesis == "m1_n":
-        if m2.category == "privative":
-            return "m1_n.m2_privative", 0
-        if m1.kind == "relative":
-            return "m1_n.m1_relative", 0
-        return "m1_n.m1_keeps", 1
+        return _spte_m1_n(m1, m2)
     raise ValueError(f"Unknown SPTE hypothesis {hypothesis!r}; use one of {SPTE_HYPOTHESES}.")
 
 
-def mpte(hypothesis: str, m1: Slot, m2: Slot) -> tuple[str, int] | None:
-    """Do ``P Det M1 M2 N`` and ``P Det N'`` entail ``P Det M N'`` (M = M1 or M2)?"""
+def _spte_m1_n(m1: Slot, m2: Slot) -> tuple[str, int] | None:
+    if m2.category == "privative":
+        return "m1_n.m2_privative", 0
+    if _fakes_m2(m1, m2) or _scope_unclear(m1, m2):
+        return None  # a counterfeit Swiss watch may be a genuine (if un-Swiss) watch
+    if m1.kind != "relative":
+        return "m1_n.m1_keeps", 1
+    if m1.attribute in SELECTING or m2.category == "subsective":
+        return "m1_n.m1_relative", 0
+    if m1.attribute and m2.attribute in SURFACE:
+        return "m1_n.m1_gradable_over_surface", 1
+    return None  # a small American car: small for an American car, perhaps not for a car
+
+
+def mpte(hypothesis: str, m1: Slot, m2: Slot, relation: str = "role") -> tuple[str, int] | None:
+    """Do ``P Det M1 M2 N`` and ``P Det N'`` entail ``P Det M N'`` (M = M1 or M2), where N' is
+    a ``relation`` of N (see ``RELATIONS``)?"""
+    if relation not in RELATIONS:
+        raise ValueError(f"Unknown N' relation {relation!r}; use one of {RELATIONS}.")
     if ambiguous_scope(m1, m2):
         return None
+    if relation == "hypernym" and any(_likeness(slot) for slot in (m1, m2)):
+        return None  # the premises clash: a stuffed bear is no animal, an alleged spy no agent
     if hypothesis == "m1":
-        if m1.category == "intersective":
-            return "m1.intersective", 1
-        return "m1.not_intersective", 0
+        return _mpte_kept(m1, m2, relation, "m1", under=None)
     if hypothesis == "m2":
-        if m2.category != "intersective":
-            return "m2.not_intersective", 0
+        if m2.category == "intersective":
+            return _mpte_m2_intersective(m1, m2)
         if m1.category == "privative":
-            return "m2.under_privative", 0
-        return "m2.intersective", 1
+            # N' is not known to be true of whatever the privative leaves (a former famous actor
+            # who is a father), and a hypernym of N may not be true of it at all
+            return None if relation == "hypernym" else ("m2.not_intersective", 0)
+        return _mpte_kept(m2, m1, relation, "m2", under=m1)
     raise ValueError(f"Unknown MPTE hypothesis {hypothesis!r}; use one of {MPTE_HYPOTHESES}.")
+
+
+def _likeness(slot: Slot) -> bool:
+    """A privative whose item need not be anything N is (a depiction, an alleged or fictional
+    one), unlike a counterfeit (still a document) or a former one (still a person)."""
+    known = ROLE_ENDING | IMITATION | AUTHENTICITY
+    return slot.category == "privative" and slot.attribute not in known
+
+
+def _mpte_kept(kept: Slot, other: Slot, relation: str, side: str, under) -> tuple[str, int] | None:
+    """The kept modifier's rule when it is M1, or M2 under a non-privative M1."""
+    hypernym = relation == "hypernym"
+    negative = "m1.privative" if side == "m1" else "m2.not_intersective"
+    if kept.category == "intersective":
+        return "m1.intersective", 1
+    if kept.category == "subsective":
+        if kept.kind == "relative":
+            return ("m1.relative", 0) if side == "m1" else ("m2.not_intersective", 0)
+        if kept.kind == "role" and hypernym and other.category != "privative":
+            return f"{side}.role_to_hypernym", 1
+        if hypernym:
+            return None  # a novice surgeon may be a seasoned doctor; skill at a fake role
+        if side == "m2":
+            return "m2.not_intersective", 0
+        return ("m1.role_other_noun", 0) if kept.kind == "role" else ("m1.stage_other_noun", 0)
+    if not hypernym:
+        return negative, 0
+    if kept.attribute in IMITATION and other.category != "privative":
+        return f"{side}.imitation_to_hypernym", 1
+    if kept.attribute in ROLE_ENDING:
+        return negative, 0  # she is a politician (premise 2), so not a former one
+    return None  # a fake surgeon who is a doctor is no fake doctor; a toy gun that is a weapon
+
+
+def _mpte_m2_intersective(m1: Slot, m2: Slot) -> tuple[str, int] | None:
+    """Whether an intersective M2 still holds of the entity under M1."""
+    if m1.category != "privative":
+        return "m2.intersective", 1
+    if m1.attribute in ROLE_ENDING:
+        return ("m2.outlives_role", 1) if m2.attribute in LASTING else None
+    if m1.attribute in IMITATION | AUTHENTICITY and m2.attribute in ORIGIN:
+        return "m2.faked_origin", 0  # no watch, or a watch faking Swissness: Swiss either way?
+    if m1.attribute in IMITATION | AUTHENTICITY | DEPICTION and m2.attribute in SURFACE:
+        return "m2.surface_of_imitation", 1
+    return None  # an alleged Russian spy; a fictional French detective
 
 
 def epc(m1: Slot, m2: Slot) -> tuple[str, int] | None:

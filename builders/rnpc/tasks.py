@@ -2,10 +2,12 @@
 :mod:`compsem.builders.rnpc.rules`, and balanced by down-sampling (RNPC §4).
 
 Phrases are sampled in equal numbers for every pair of modifier *strata* (the categories and, per
-task, the subsective kind or the event effect), so all nine category combinations and every rule
-occur. Each candidate (phrase × hypothesis) is labelled from its modifiers' categories; each
-label is then down-sampled to an equal share spread evenly over (combo, rule) cells, and only
-the chosen candidates are realised as sentences.
+task, the subsective kind, what a privative negates, or the event effect), so all nine category
+combinations and every rule occur. Each candidate (phrase × hypothesis; for MPTE × the N'
+relation) is labelled from its modifiers' categories, kinds and attributes; each label is then
+down-sampled to an equal share spread evenly over (combo, rule) cells (MPTE: mostly in pairs
+from hypothesis strata that hold both labels, :mod:`compsem.builders.rnpc.hypothesis_balance`),
+and only the chosen candidates are realised as sentences.
 """
 
 from __future__ import annotations
@@ -15,6 +17,7 @@ from dataclasses import dataclass
 import numpy as np
 import pyarrow as pa
 
+from compsem.builders.rnpc.hypothesis_balance import balance_mpte
 from compsem.builders.rnpc.noun_phrases import (
     Vocabulary,
     determiner,
@@ -25,6 +28,7 @@ from compsem.builders.rnpc.noun_phrases import (
 from compsem.builders.rnpc.rules import (
     EPC_LABELS,
     MPTE_HYPOTHESES,
+    RELATIONS,
     SPTE_HYPOTHESES,
     SPTE_LABELS,
     Slot,
@@ -32,15 +36,27 @@ from compsem.builders.rnpc.rules import (
 from compsem.builders.rnpc.rules import epc as epc_rule
 from compsem.builders.rnpc.rules import mpte as mpte_rule
 from compsem.builders.rnpc.rules import spte as spte_rule
+from compsem.builders.rnpc.second_nouns import Option, second_noun_choices
 from compsem.resources.modifiers import CATEGORY_CODES
-from compsem.resources.wordnet import wordnet
 
 TASKS = ("spte", "mpte", "epc")
 LABEL_NAMES = {"spte": SPTE_LABELS, "mpte": SPTE_LABELS, "epc": EPC_LABELS}
-HYPOTHESES = {"spte": SPTE_HYPOTHESES, "mpte": MPTE_HYPOTHESES, "epc": ("",)}
+# MPTE's candidates are (kept modifier, N' relation) pairs: "m1:hypernym" …
+HYPOTHESES = {
+    "spte": SPTE_HYPOTHESES,
+    "mpte": tuple(f"{h}:{r}" for h in MPTE_HYPOTHESES for r in RELATIONS),
+    "epc": ("",),
+}
+
+
+def _mpte_candidate_rule(hypothesis: str, m1: Slot, m2: Slot):
+    kept, relation = hypothesis.split(":")
+    return mpte_rule(kept, m1, m2, relation)
+
+
 RULE_FUNCTIONS = {
     "spte": spte_rule,
-    "mpte": mpte_rule,
+    "mpte": _mpte_candidate_rule,
     "epc": lambda hypothesis, m1, m2: epc_rule(m1, m2),
 }
 MAX_ROUNDS = 6
@@ -52,7 +68,7 @@ class TaskInputs:
     """What generation reads besides the vocabulary: MPTE's second nouns and EPC's events."""
 
     vocabulary: Vocabulary
-    second_nouns: list[list[tuple[str, str]]]  # per noun: (N', gender) MPTE may pair it with
+    second_nouns: list[dict[str, list[Option]]]  # per noun: {N' relation: [(N', gender)]}
     events: dict[str, list[str]]  # noun -> its defining events
 
 
@@ -94,7 +110,11 @@ def strata(task: str, vocabulary: Vocabulary) -> np.ndarray:
     if task == "epc":
         effect = np.where(category == "privative", "", modifiers["effect"].astype(str))
         return np.char.add(category, effect)
-    return category
+    # MPTE's rules read the subsective kind and what a privative negates
+    detail = np.where(
+        category == "privative", modifiers["attribute"].astype(str), modifiers["kind"].astype(str)
+    )
+    return np.char.add(category, detail)
 
 
 def noun_pool(task: str, inputs: TaskInputs) -> np.ndarray:
@@ -138,11 +158,14 @@ def sample_stratified(
     return phrases[np.sort(keep)]
 
 
-def label_candidates(task: str, vocabulary: Vocabulary, phrases: np.ndarray) -> Candidates:
-    """Every (phrase, hypothesis) the rules label; left-out readings are dropped. The rules run
-    once per combination of the two modifiers' (category, kind, effect)."""
+def label_candidates(
+    task: str, vocabulary: Vocabulary, phrases: np.ndarray, second_nouns: list | None = None
+) -> Candidates:
+    """Every (phrase, hypothesis) the rules label; left-out readings, and MPTE relations the
+    phrase's noun has no N' for, are dropped. The rules run once per combination of the two
+    modifiers' (category, kind, effect, attribute)."""
     m = vocabulary.modifiers
-    signatures = list(zip(m["category"], m["kind"], m["effect"], strict=True))
+    signatures = list(zip(m["category"], m["kind"], m["effect"], m["attribute"], strict=True))
     names = sorted(set(signatures))
     code = np.array([names.index(s) for s in signatures])
     n = len(names)
@@ -159,6 +182,10 @@ def label_candidates(task: str, vocabulary: Vocabulary, phrases: np.ndarray) -> 
         rules = np.array([o[0] if o else "" for o in outcomes], dtype=object)
         labels = np.array([o[1] if o else -1 for o in outcomes])
         rows = np.flatnonzero(labels[pair] >= 0)
+        if second_nouns is not None and ":" in hypothesis:
+            relation = hypothesis.split(":")[1]
+            has = np.array([relation in options for options in second_nouns], dtype=bool)
+            rows = rows[has[phrases[rows, 2]]]
         parts.append((rows, hypothesis, rules[pair[rows]], labels[pair[rows]], combos[pair[rows]]))
     order = np.argsort(np.concatenate([rows for rows, *_ in parts]), kind="stable")
     return Candidates(
@@ -210,10 +237,11 @@ def realise(
     sentence prefix (and MPTE's second noun, EPC's event), drawn once per phrase.
 
     SPTE: premise ``P Det M1 M2 N``, hypothesis ``P Det N`` / ``P Det M2 N`` / ``P Det M1 N``.
-    MPTE: premises ``P Det M1 M2 N. P Det N'.``, hypothesis ``P Det M1 N'`` / ``P Det M2 N'``.
+    MPTE: premises ``P Det M1 M2 N. P Det N'.``, hypothesis ``P Det M1 N'`` / ``P Det M2 N'``,
+    N' drawn among the noun's options for the candidate's relation.
     EPC: event 1 ``Det N E``, event 2 ``Det M1 M2 N E`` with E a defining event of N."""
     vocabulary, nouns = inputs.vocabulary, inputs.vocabulary.nouns
-    drawn: dict[int, dict] = {}
+    drawn: dict[tuple[int, str], dict] = {}
     rows = []
     for index, hypothesis, rule, label in zip(
         chosen.phrase.tolist(),
@@ -223,7 +251,9 @@ def realise(
         strict=True,
     ):
         m1, m2, noun = chosen.phrases[index].tolist()
-        if index not in drawn:
+        hypothesis, _, relation = hypothesis.partition(":")
+        key = (index, relation)  # MPTE draws N' (and the prefix) per relation
+        if key not in drawn:
             fields = _phrase_fields(vocabulary, m1, m2, noun)
             if task == "epc":
                 options = inputs.events[fields["noun"]]
@@ -231,12 +261,13 @@ def realise(
             else:
                 gender = nouns["gender"][noun]
                 if task == "mpte":
-                    options = inputs.second_nouns[noun]
+                    options = inputs.second_nouns[noun][relation]
                     fields["second_noun"], second_gender = options[rng.integers(len(options))]
+                    fields["second_noun_relation"] = relation
                     gender = gender or second_gender
                 fields["prefix"] = sentence_prefix(fields["supersense"], gender, rng)
-            drawn[index] = fields
-        fields = drawn[index]
+            drawn[key] = fields
+        fields = drawn[key]
         row = {**fields, "rule": rule, "label": label}
         if task == "spte":
             modifier = {"n": None, "m2_n": m2, "m1_n": m1}[hypothesis]
@@ -263,35 +294,14 @@ def realise(
     return rows
 
 
-def second_noun_choices(vocabulary: Vocabulary, second_nouns: pa.Table) -> list:
-    """For each noun, the (N', gender) pairs MPTE may pair it with: same supersense, not the noun,
-    neither a hypernym of the other, and no clash of gender."""
-    nouns, second = vocabulary.nouns, second_nouns.to_pylist()
-    choices = []
-    for noun, synset, supersense, gender in zip(
-        nouns["noun"], nouns["synset"], nouns["supersense"], nouns["gender"], strict=True
-    ):
-        above = {s.name() for s in wordnet().synset(synset).closure(lambda s: s.hypernyms())}
-        choices.append(
-            [
-                (row["noun"], row["gender"])
-                for row in second
-                if row["supersense"] == supersense
-                and row["noun"] != noun
-                and row["synset"] != synset
-                and row["synset"] not in above
-                and synset not in row["ancestors"]
-                and (not gender or not row["gender"] or gender == row["gender"])
-            ]
-        )
-    return choices
-
-
-def task_inputs(vocabulary: Vocabulary, second_nouns: pa.Table, events: pa.Table) -> TaskInputs:
+def task_inputs(
+    vocabulary: Vocabulary, second_nouns: tuple[pa.Table, pa.Table], events: pa.Table
+) -> TaskInputs:
+    """``second_nouns``: MPTE's role nouns and its listed hypernyms."""
     by_noun: dict[str, list[str]] = {}
     for noun, event in zip(events["noun"].to_pylist(), events["event"].to_pylist(), strict=True):
         by_noun.setdefault(noun, []).append(event)
-    return TaskInputs(vocabulary, second_noun_choices(vocabulary, second_nouns), by_noun)
+    return TaskInputs(vocabulary, second_noun_choices(vocabulary, *second_nouns), by_noun)
 
 
 def label_quotas(total: int, n_labels: int) -> list[int]:
@@ -352,12 +362,20 @@ def generate(
     counts = np.zeros(n_labels, dtype=np.int64)
     for _ in range(MAX_ROUNDS):
         phrases = sample_stratified(task, inputs, first, second, draws, rng)
-        candidates = label_candidates(task, inputs.vocabulary, phrases)
-        chosen = balance(candidates, quotas, rng)
+        options = inputs.second_nouns if task == "mpte" else None
+        candidates = label_candidates(task, inputs.vocabulary, phrases, options)
+        exhausted = len(phrases) < draws / 4 or draws >= MAX_DRAWS_PER_ITEM * sum(quotas)
+        # MPTE first asks for its full share of hypothesis-balanced items, and settles for
+        # fewer only once the draws are exhausted
+        chosen = (
+            balance_mpte(candidates, inputs.vocabulary, quotas, rng, spread_take, not exhausted)
+            if task == "mpte"
+            else balance(candidates, quotas, rng)
+        )
         if chosen is not None:
             return realise(task, inputs, candidates.take(chosen), rng)
         counts = np.bincount(candidates.label, minlength=n_labels)
-        if len(phrases) < draws / 4 or draws >= MAX_DRAWS_PER_ITEM * sum(quotas):
+        if exhausted:
             break  # the draws mostly repeat phrases: there are no more to find
         shortfall = max(quotas) / max(int(counts.min()), 1)
         draws = min(

@@ -1,0 +1,155 @@
+"""Rule agreement: compsem's RNPC rules applied to the original release's human-labelled rows.
+
+Each row of the release's SPTE, MPTE and EPC files is labelled by :mod:`compsem.builders.rnpc.rules`
+from what the row itself says: the categories of M1 and M2 from its ``combo``, their kind,
+attribute and event effect from the modifier lexicon (the release's own ``int.csv``, ``sub.csv``
+and ``pri.csv`` when the folder has them, else the shipped one), which hypothesis it is (read
+off the hypothesis: SPTE's N / M2 N / M1 N, MPTE's kept modifier) and, for MPTE, how the second
+premise's noun N' relates to N by WordNet (:func:`~compsem.builders.rnpc.second_nouns.noun_relation`).
+A row whose reading the rules leave out (ambiguous scope, an unclear event effect) counts as
+unlabelled. The report gives agreement with the human labels per task, combo and hypothesis
+type, so researchers who hold RNPC see exactly where the rules and people part.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import defaultdict
+from pathlib import Path
+
+from compsem.builders.rnpc.generation import modifier_lexicon_from
+from compsem.builders.rnpc.rules import Slot, epc, mpte, spte
+from compsem.builders.rnpc.second_nouns import head_noun, noun_relation
+from compsem.loading_scripts.rnpc_release import read_original_task
+from compsem.resources.lexicon import LexiconError
+from compsem.resources.modifiers import ModifierLexicon, load_modifier_lexicon
+
+TASKS = ("spte", "mpte", "epc")
+# RNPC's attribute names where compsem's rules name the same thing otherwise
+_RNPC_ATTRIBUTES = {"color": "colour", "origin": "provenance", "possibility": "modality"}
+
+
+def release_lexicon(folder: str | Path) -> ModifierLexicon:
+    """The release's own lexicon when the folder holds it, else the shipped one."""
+    try:
+        return modifier_lexicon_from(str(folder))
+    except LexiconError:
+        return load_modifier_lexicon()
+
+
+def _attribute(name: str) -> str:
+    """compsem's name for an attribute; derived ones are ``rnpc_<cat>_<RNPC attribute>``."""
+    match = re.fullmatch(r"rnpc_[a-z]{3}_(.+)", name)
+    if match is None:
+        return name
+    return _RNPC_ATTRIBUTES.get(match.group(1), match.group(1))
+
+
+def slot_table(lexicon: ModifierLexicon) -> dict[tuple[str, str], Slot]:
+    """``(modifier, category) -> Slot`` for every lexicon entry (modifiers lower-cased)."""
+    return {
+        (m.text.lower(), m.category): Slot(
+            m.category, m.kind, lexicon.attributes[m.attribute].effect, _attribute(m.attribute)
+        )
+        for m in lexicon.modifiers
+    }
+
+
+def slot(word: str | None, category: str, slots: dict) -> Slot:
+    """The modifier's slot; the category alone when the lexicon does not list it as such."""
+    found = slots.get(((word or "").lower(), category))
+    return found or Slot(category, effect="unclear")
+
+
+def _words(text: str) -> list[str]:
+    return re.findall(r"[a-z0-9'-]+", text.lower())
+
+
+def hypothesis_type(task: str, row: dict) -> str | None:
+    """SPTE: ``n``, ``m2_n`` or ``m1_n``; MPTE: ``m1`` or ``m2``; None if unreadable."""
+    words = _words(row["hypothesis"])
+    m1, m2 = ((row[k] or "").lower() for k in ("modifier1", "modifier2"))
+    has1, has2 = m1 in words, m2 in words
+    if has1 and has2:
+        return None  # the hypothesis repeats the premise's NP
+    if task == "spte":
+        return "m1_n" if has1 else "m2_n" if has2 else "n"
+    return "m1" if has1 else "m2" if has2 else None
+
+
+def second_noun(premise: str) -> str:
+    """N' of an MPTE premise: the head of its last sentence ('... He is a father.')."""
+    sentences = [s for s in re.split(r"(?<=[.!?])\s+", premise.strip()) if s.strip()]
+    return head_noun(sentences[-1]) if len(sentences) > 1 else ""
+
+
+def label_row(task: str, row: dict, slots: dict) -> dict:
+    """The rules' reading of one release row: hypothesis type, relation, rule and label."""
+    if row["modifier1"] is None:
+        return {"hypothesis": None, "relation": None, "rule": None, "label": None}
+    m1 = slot(row["modifier1"], row["m1_category"], slots)
+    m2 = slot(row["modifier2"], row["m2_category"], slots)
+    kind = hypothesis_type(task, row) if task != "epc" else "event2"  # M1 M2 N E vs N E
+    relation, outcome = None, None
+    if task == "epc":
+        outcome = epc(m1, m2)
+    elif task == "spte" and kind:
+        outcome = spte(kind, m1, m2)
+    elif task == "mpte" and kind and second_noun(row["premise"]):
+        relation = noun_relation(row["noun"], second_noun(row["premise"]))
+        outcome = mpte(kind, m1, m2, relation)
+    rule, label = outcome if outcome else (None, None)
+    return {"hypothesis": kind, "relation": relation, "rule": rule, "label": label}
+
+
+def _cell() -> dict:
+    return {"rows": 0, "labelled": 0, "agreed": 0}
+
+
+def _finish(cell: dict) -> dict:
+    cell["coverage"] = round(cell["labelled"] / cell["rows"], 4) if cell["rows"] else None
+    cell["agreement"] = round(cell["agreed"] / cell["labelled"], 4) if cell["labelled"] else None
+    return cell
+
+
+def task_agreement(task: str, rows: list[dict], slots: dict) -> dict:
+    """Agreement of the rules with the human labels of one task's rows, overall and per combo,
+    hypothesis type, (combo, hypothesis), N' relation (MPTE) and rule."""
+    groups: dict[str, dict[str, dict]] = defaultdict(lambda: defaultdict(_cell))
+    for row in rows:
+        reading = label_row(task, row, slots)
+        keys = {
+            "all": "all",
+            "by_combo": row["combo"],
+            "by_hypothesis": reading["hypothesis"] or "unread",
+            "by_combo_hypothesis": f"{row['combo']}|{reading['hypothesis'] or 'unread'}",
+            "by_rule": reading["rule"] or "left out",
+        }
+        if task == "mpte":
+            keys["by_relation"] = reading["relation"] or "unread"
+        for group, key in keys.items():
+            cell = groups[group][key]
+            cell["rows"] += 1
+            if reading["label"] is not None:
+                cell["labelled"] += 1
+                cell["agreed"] += int(reading["label"] == row["label"])
+    report = _finish(groups.pop("all")["all"])
+    for group, cells in groups.items():
+        report[group] = {key: _finish(cell) for key, cell in sorted(cells.items())}
+    return report
+
+
+def rule_agreement(folder: str | Path) -> dict:
+    """The agreement report of every task file the release folder holds."""
+    lexicon = release_lexicon(folder)
+    slots = slot_table(lexicon)
+    tasks = {}
+    for task in TASKS:
+        rows = read_original_task(folder, task)
+        tasks[task] = task_agreement(task, rows, slots)
+    return {
+        "lexicon": lexicon.source,
+        "note": "agreement = rule label == human label over the rows the rules label; "
+        "coverage = labelled rows / rows (the rest are readings the rules leave out)",
+        "tasks": tasks,
+    }

@@ -1,0 +1,140 @@
+"""Rule agreement: compsem's RNPC rules against a release's human labels (issue 18).
+
+A small hand-written release in the original format, with the rule and label each row should
+get, including rows the rules leave out and rows where the human label departs from them.
+"""
+
+import json
+
+import pytest
+from datasets import load_dataset
+
+from compsem.builders.rnpc.agreement import label_row, rule_agreement, slot_table
+from compsem.builders.rnpc.second_nouns import noun_relation
+from compsem.export import export_benchmark
+from compsem.loading_scripts.rnpc_release import ReleaseError, read_original_task
+from compsem.resources.modifiers import load_modifier_lexicon
+
+SPTE = """id,combo,source NP,premise,hypothesis,label
+1,sub-int,the second green ball,This is the second green ball.,This is the second ball.,non-entailment
+2,sub-int,the second green ball,This is the second green ball.,This is a green ball.,entailment
+3,pri-int,a former American diplomat,He is a former American diplomat.,He is a former diplomat.,entailment
+4,sub-int,a big red apple,This is a big red apple.,This is a big apple.,entailment
+5,pri-sub,a former famous actor,He is a former famous actor.,He is an actor.,entailment
+6,int-pri,a brown stuffed bear,This is a brown stuffed bear.,This is a bear.,non-entailment
+7,pri-int,a counterfeit Swiss watch,This is a counterfeit Swiss watch.,This is a watch.,entailment
+8,int-int,a red American car,This is a red American car.,This is a car.,non-entailment
+"""
+MPTE = """id,combo,source NP,premise,hypothesis,label
+1,sub-int,a skillful American surgeon,He is a skillful American surgeon. He is a father.,He is an American father.,entailment
+2,sub-int,a skillful American surgeon,He is a skillful American surgeon. He is a father.,He is a skillful father.,non-entailment
+3,sub-int,a skillful American surgeon,He is a skillful American surgeon. He is a doctor.,He is a skillful doctor.,entailment
+4,pri-int,a former French minister,She is a former French minister. She is a mother.,She is a French mother.,entailment
+5,pri-int,a former French minister,She is a former French minister. She is a mother.,She is a former mother.,non-entailment
+6,sub-int,a big gray mouse,It is a big gray mouse. It is an animal.,It is a big animal.,non-entailment
+7,pri-int,a fake black gun,It is a fake black gun. It is a toy.,It is a fake toy.,entailment
+"""
+EPC = """id,combo,source NP,first_event,second_event,label
+1,pri-int,a fake black gun,A gun fires bullets.,A fake black gun fires bullets.,less_likely
+2,int-int,a red loaded gun,A gun fires bullets.,A red loaded gun fires bullets.,more_likely
+3,int-int,a red old car,A car carries passengers.,A red old car carries passengers.,equally_likely
+"""
+# (rule, label) the rules give each row; None where they leave the reading out
+EXPECTED = {
+    "spte": [
+        ("m1_n.m1_relative", 0),
+        ("m2_n.m1_not_privative", 1),
+        ("m1_n.m1_keeps", 1),
+        ("m1_n.m1_gradable_over_surface", 1),
+        None,  # a former famous actor may still act
+        ("n.privative_m2", 0),
+        ("n.imitation_of_m2", 1),
+        ("n.no_privative", 1),  # the human label departs
+    ],
+    "mpte": [
+        ("m2.intersective", 1),
+        ("m1.role_other_noun", 0),
+        ("m1.role_to_hypernym", 1),
+        ("m2.outlives_role", 1),
+        ("m1.privative", 0),
+        ("m1.relative", 0),
+        ("m1.privative", 0),  # the human label departs: a fake gun that is a toy
+    ],
+    "epc": [("privative_m1", 0), ("effect_more", 2), None],  # old is not intersective
+}
+
+
+@pytest.fixture
+def release(tmp_path):
+    folder = tmp_path / "Recursive-NPs" / "data" / "RNPC" / "tasks"
+    folder.mkdir(parents=True)
+    for name, text in (("SPTE.csv", SPTE), ("MPTE.csv", MPTE), ("EPC.csv", EPC)):
+        (folder / name).write_text(text)
+    return tmp_path / "Recursive-NPs"
+
+
+@pytest.fixture(scope="module")
+def slots():
+    return slot_table(load_modifier_lexicon())
+
+
+@pytest.mark.parametrize("task", ["spte", "mpte", "epc"])
+def test_every_release_row_gets_the_rule_its_reading_calls_for(release, slots, task):
+    readings = [label_row(task, row, slots) for row in read_original_task(release, task)]
+    got = [(r["rule"], r["label"]) if r["rule"] else None for r in readings]
+    assert got == EXPECTED[task]
+
+
+def test_mpte_reads_the_second_noun_and_its_wordnet_relation(release, slots):
+    rows = read_original_task(release, "mpte")
+    relations = [label_row("mpte", row, slots)["relation"] for row in rows]
+    assert relations[:3] == ["co_hyponym", "co_hyponym", "hypernym"]  # father, father, doctor
+    assert relations[5] == "hypernym"  # mouse → animal
+    assert noun_relation("a gun", "weapon") == "hypernym" and noun_relation("gun", "toy") == "role"
+
+
+def test_agreement_is_reported_per_task_combo_and_hypothesis(release):
+    report = rule_agreement(release)["tasks"]
+    spte, mpte, epc = report["spte"], report["mpte"], report["epc"]
+    assert (spte["rows"], spte["labelled"], spte["agreed"]) == (8, 7, 6)
+    assert spte["agreement"] == round(6 / 7, 4) and spte["coverage"] == round(7 / 8, 4)
+    assert (mpte["rows"], mpte["labelled"], mpte["agreed"]) == (7, 7, 6)
+    assert (epc["rows"], epc["labelled"], epc["agreed"]) == (3, 2, 2)
+    assert epc["by_hypothesis"]["event2"]["rows"] == 3
+    assert spte["by_hypothesis"]["n"] == {
+        "rows": 4,
+        "labelled": 3,
+        "agreed": 2,
+        "coverage": 0.75,
+        "agreement": round(2 / 3, 4),
+    }
+    assert mpte["by_combo_hypothesis"]["pri-int|m1"]["agreed"] == 1  # former mother, fake toy
+    assert mpte["by_relation"]["hypernym"]["rows"] == 2
+    assert spte["by_combo"]["pri-sub"]["labelled"] == 0
+    assert spte["by_rule"]["left out"]["rows"] == 1
+
+
+def test_build_with_the_release_writes_rule_agreement_json_and_the_card_table(release, tmp_path):
+    out = tmp_path / "rnpc"
+    export_benchmark("rnpc", out, ["original_spte", "original_mpte"], original_release=str(release))
+    written = json.loads((out / "rule_agreement.json").read_text())
+    assert written == json.loads(json.dumps(rule_agreement(release)))
+    card = (out / "README.md").read_text()
+    assert "## Rule agreement with the published RNPC" in card
+    assert "| SPTE | all | 8 | 7 | 0.857 |" in card
+    assert "| MPTE | pri-int, m1 | 2 | 2 | 0.500 |" in card  # former mother, fake toy
+    assert "| SPTE | pri-sub, n | 1 | 0 | n/a |" in card  # left out
+    assert load_dataset(str(out), "original_mpte")["test"].num_rows == 7  # the JSON is no data
+
+
+def test_build_without_a_release_writes_no_agreement(tmp_path):
+    out = tmp_path / "rnpc"
+    export_benchmark("rnpc", out, ["epc_challenge"], size=1000)
+    assert not (out / "rule_agreement.json").exists()
+    assert "Rule agreement" not in (out / "README.md").read_text()
+
+
+def test_a_release_without_a_task_file_fails_clearly(release):
+    (release / "data" / "RNPC" / "tasks" / "MPTE.csv").unlink()
+    with pytest.raises(ReleaseError, match="MPTE.csv is not under"):
+        rule_agreement(release)

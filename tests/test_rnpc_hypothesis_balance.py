@@ -1,0 +1,50 @@
+"""MPTE's hypothesis-balanced down-sampling (issue 18): strata that hold both labels give each
+the same number of items, so the hypothesis alone does not tell the label."""
+
+from collections import Counter
+
+import numpy as np
+import pytest
+
+from compsem.builders.rnpc.hypothesis_balance import balance_by_hypothesis
+from compsem.builders.rnpc.tasks import spread_take
+
+
+def candidates():
+    """Stratum 'int' always entails, 'rel' never does, 'role' and 'fake' hold both labels."""
+    visible = np.array(["int"] * 60 + ["rel"] * 60 + ["role"] * 50 + ["fake"] * 30)
+    labels = np.array([1] * 60 + [0] * 60 + [1] * 20 + [0] * 30 + [1] * 10 + [0] * 20)
+    cells = np.array([f"c{i % 3}" for i in range(len(labels))])
+    return labels, visible, cells
+
+
+def test_two_label_strata_give_each_label_alike_and_one_label_strata_the_rest():
+    labels, visible, cells = candidates()
+    chosen = balance_by_hypothesis(
+        labels, visible, cells, [40, 40], np.random.default_rng(0), spread_take, single_share=0.25
+    )
+    assert Counter(labels[chosen]) == {0: 40, 1: 40}
+    per = Counter(zip(visible[chosen], labels[chosen], strict=True))
+    assert per["role", 0] == per["role", 1] and per["fake", 0] == per["fake", 1]
+    assert per["role", 1] + per["fake", 1] == 30  # 75% of each label in pairs
+    assert per["int", 1] == per["rel", 0] == 10
+    assert len(set(chosen)) == len(chosen)
+
+
+def test_strict_asks_for_the_full_share_of_pairs():
+    labels, visible, cells = candidates()
+    rng = np.random.default_rng(0)
+    # 30 pairs at most (role 20, fake 10): 60 per label would need 45
+    assert (
+        balance_by_hypothesis(labels, visible, cells, [60, 60], rng, spread_take, strict=True)
+        is None
+    )
+    chosen = balance_by_hypothesis(labels, visible, cells, [60, 60], rng, spread_take)
+    assert Counter(labels[chosen]) == {0: 60, 1: 60}
+
+
+@pytest.mark.parametrize("quota", [91, 200])  # 90 entailments
+def test_too_few_candidates_of_a_label_give_none(quota):
+    labels, visible, cells = candidates()
+    rng = np.random.default_rng(0)
+    assert balance_by_hypothesis(labels, visible, cells, [quota, quota], rng, spread_take) is None
