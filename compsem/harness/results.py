@@ -13,7 +13,7 @@ from pathlib import Path
 
 SCHEMA_VERSION = 1
 MARKER = "compsem_result"
-COMMANDS = ("train", "curve", "zero-shot", "prompt", "score")
+COMMANDS = ("train", "curve", "zero-shot", "prompt", "score", "llm")
 REQUIRED = {
     MARKER: int,
     "command": str,
