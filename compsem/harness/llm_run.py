@@ -77,9 +77,18 @@ def demonstrations(bench: Benchmark, split: str, shots: int, seed: int, rows: in
     ]
 
 
-def load_causal_lm(model: str, placement):
+def load_tokenizer(model: str):
     # transformers is heavy; only the harness commands that run models import it.
-    from transformers import AutoModelForCausalLM, AutoTokenizer
+    from transformers import AutoTokenizer
+
+    try:
+        return AutoTokenizer.from_pretrained(model)
+    except (OSError, ValueError) as error:
+        raise OSError(f"cannot load the tokenizer of {model!r}: {error}") from None
+
+
+def load_causal_lm(model: str, placement):
+    from transformers import AutoModelForCausalLM  # heavy: see load_tokenizer
 
     causal, info = load_for_inference(model, AutoModelForCausalLM, placement)
     if info["missing_keys"]:
@@ -87,7 +96,7 @@ def load_causal_lm(model: str, placement):
             f"{model} is not a causal language model (missing {sorted(info['missing_keys'])[0]}"
             " …): compsem llm needs a decoder-only LM, e.g. smollm2 or a Hub id"
         )
-    return causal, AutoTokenizer.from_pretrained(model)
+    return causal
 
 
 def extra_scores(bench: Benchmark, references, found: dict, choices) -> dict:
@@ -138,20 +147,12 @@ def run_llm(
     rows = test.to_list()
     demos = demonstrations(bench, split, shots, seed, len(rows))
     path = resolve_model(model)
-    if backend == "vllm":
-        from compsem.harness.llm_vllm import run_vllm_backend
-
-        return run_vllm_backend()
-    causal, tokenizer = load_causal_lm(path, placement)
+    tokenizer = load_tokenizer(path)
     chat = tokenizer if chat_template and tokenizer.chat_template else None
     requests = [build_request(chosen, r, d, chat) for r, d in zip(rows, demos, strict=True)]
-    length = max_length or _model_max_length(causal)
-    start = time.perf_counter()
-    with memory_guard(model, placement, batch_size, length):
-        scored, passes = score_requests(
-            causal, tokenizer, requests, batch_size, placement.device, length, progress
-        )
-    seconds = time.perf_counter() - start
+    scored, passes, length, seconds = score(
+        backend, path, tokenizer, requests, placement, batch_size, max_length, progress
+    )
     choices = [chosen.answers(r) for r in rows]
     found = choice_predictions(scored, choices)
     references = np.asarray(test["label"])
@@ -179,6 +180,25 @@ def run_llm(
     _write_rows(Path(out) / result_name(result), rows, references, found, scored)
     write_text(Path(out) / "summary.md", render_summary(result, names))
     return result
+
+
+def score(backend, path, tokenizer, requests, placement, batch_size, max_length, progress):
+    """Choice log-likelihoods by the chosen backend, the passes taken, the length limit used
+    and the seconds the scoring took."""
+    start = time.perf_counter()
+    if backend == "vllm":
+        from compsem.harness.llm_vllm import score_with_vllm
+
+        scored, passes = score_with_vllm(path, tokenizer, requests, placement.precision, max_length)
+        return scored, passes, max_length, time.perf_counter() - start
+    causal = load_causal_lm(path, placement)
+    length = max_length or _model_max_length(causal)
+    start = time.perf_counter()  # the hf backend's time is the scoring alone
+    with memory_guard(path, placement, batch_size, length):
+        scored, passes = score_requests(
+            causal, tokenizer, requests, batch_size, placement.device, length, progress
+        )
+    return scored, passes, length, time.perf_counter() - start
 
 
 def _model_max_length(model) -> int:
