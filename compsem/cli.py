@@ -59,6 +59,10 @@ def cmd_demo(args: argparse.Namespace) -> int:
 
         print("\n## Baseline: all-MiniLM-L6-v2 fine-tuned on PLANE goood_split_1\n")
         print(demo_baseline(args.out / "plane"))
+        from compsem.harness.llm_run import demo_llm_table
+
+        print("\n## SmolLM2-135M-Instruct zero-shot on PLANE goood_split_1, by log-likelihood\n")
+        print(demo_llm_table(args.out / "plane"))
     if "montague" in args.benchmarks:
         from compsem.harness.embed_cli import demo_table
 

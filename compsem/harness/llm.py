@@ -190,6 +190,30 @@ def score_batch(model, batch: dict, passes: Sequence[Pass], out: list) -> None:
         out[row][choice] = total
 
 
+def score_passes(
+    model,
+    tokenizer,
+    passes: Sequence[Pass],
+    rows: Sequence[int],
+    batch_size: int,
+    device: str,
+    progress: bool = True,
+) -> list[list[float]]:
+    """Run the planned passes; ``rows[i]`` is the number of choices of request ``i``."""
+    import torch  # deferred: see pad_right
+    from tqdm.auto import tqdm
+
+    pad_id = tokenizer.pad_token_id if tokenizer.pad_token_id is not None else 0
+    out = [[float("nan")] * choices for choices in rows]
+    model.eval()
+    with torch.inference_mode():
+        for indices in tqdm(batches(passes, batch_size), desc="Scoring", disable=not progress):
+            chosen = [passes[i] for i in indices]
+            batch = {k: v.to(device) for k, v in pad_right(chosen, pad_id).items()}
+            score_batch(model, batch, chosen, out)
+    return out
+
+
 def score_requests(
     model,
     tokenizer,
@@ -200,19 +224,10 @@ def score_requests(
     progress: bool = True,
 ) -> tuple[list[list[float]], int]:
     """Each request's choice log-likelihoods, and how many forward passes (sequences) it took."""
-    import torch  # deferred: see pad_right
-    from tqdm.auto import tqdm
-
     passes = plan(requests, tokenizer, max_length)
-    pad_id = tokenizer.pad_token_id if tokenizer.pad_token_id is not None else 0
-    out = [[float("nan")] * len(r.continuations) for r in requests]
-    model.eval()
-    with torch.inference_mode():
-        for indices in tqdm(batches(passes, batch_size), desc="Scoring", disable=not progress):
-            chosen = [passes[i] for i in indices]
-            batch = {k: v.to(device) for k, v in pad_right(chosen, pad_id).items()}
-            score_batch(model, batch, chosen, out)
-    return out, len(passes)
+    choices = [len(r.continuations) for r in requests]
+    scored = score_passes(model, tokenizer, passes, choices, batch_size, device, progress)
+    return scored, len(passes)
 
 
 def choice_predictions(log_likelihoods, choices: Sequence[Sequence[str]]) -> dict:
