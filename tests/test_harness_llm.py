@@ -16,6 +16,7 @@ import pytest
 import yaml
 
 from compsem.export import export_benchmark
+from compsem.harness.commands import run_report
 from compsem.harness.llm import Request, build_request, plan, score_requests
 from compsem.harness.llm_prompts import PROMPTS, choose_prompt, prompts_for
 from compsem.harness.llm_run import run_llm
@@ -101,6 +102,17 @@ def test_plane_items_follow_the_papers_templates_and_verbalisers(exports):
     assert internal.answers(row) == [f"{w} example of {c2}." for w in ("negative", "positive")]
 
 
+def test_a_missing_smollm2_names_its_fix(tmp_path, monkeypatch):
+    from compsem.doctor import check_offline_causal_lm
+
+    monkeypatch.setenv("COMPSEM_CACHE", str(tmp_path / "cache"))
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "xdg"))
+    check = check_offline_causal_lm()
+    assert not check.found and check.fix == "compsem setup-smollm2"
+    with pytest.raises(RuntimeError, match="run compsem setup-smollm2"):
+        model_path("smollm2")
+
+
 def test_a_benchmark_without_prompts_or_an_unknown_prompt_is_one_clear_error():
     with pytest.raises(ValueError, match="no LLM prompt is declared for 'montague'"):
         prompts_for("montague", ["phrase", "label"])
@@ -162,20 +174,23 @@ def test_results_are_deterministic_and_demonstrations_come_from_train(exports, t
     assert a == b
     assert first["settings"]["shots"] == 2 and first["seed"] == 1
     assert sum(first["scores"]["label_shares"].values()) == pytest.approx(1.0)
+    assert "Causal LMs by log-likelihood" in run_report([tmp_path / "a"])
     with pytest.raises(ValueError, match="other than the evaluated 'train'"):
         run_llm(str(exports["plane"]), "one_it_split_1", tmp_path / "c", split="train", **options)
 
 
-def test_booqa_reports_aucnorm_of_p_true_and_a_user_template(exports, tmp_path):
+def test_booqa_reports_aucnorm_of_p_true_and_a_user_template(exports, tmp_path, capsys):
+    from compsem.cli import main
+
     template = tmp_path / "question.jinja"
     template.write_text("Is it true that {{ hypothesis }}? True or False?\nAnswer:\n")
-    result = run_llm(
-        str(exports["booqa"]), "en", tmp_path / "out", template=template, limit=8, progress=False
-    )
-    assert result["settings"]["prompt"] == "question"
+    out = tmp_path / "out"
+    argv = ["llm", "--dataset", str(exports["booqa"]), "--config", "en", "--limit", "8"]
+    assert main([*argv, "--template", str(template), "--out", str(out)]) == 0
+    assert "Label shares (predicted vs true)" in capsys.readouterr().out
+    result = read_json(out)
+    assert result["settings"]["prompt"] == "question" and result["model"] == "smollm2"
     assert 0.0 <= result["scores"]["aucnorm"] <= 1.0
-    summary = (tmp_path / "out" / "summary.md").read_text()
-    assert "Label shares (predicted vs true)" in summary
 
 
 def test_lm_eval_tasks_write_one_task_per_config_and_a_group(exports, tmp_path):

@@ -156,6 +156,6 @@ def read_results(paths) -> list[dict]:
     if not results:
         raise ValueError(
             f"no compsem result files under {', '.join(map(str, paths))}: pass the --out folders "
-            "of train, curve, zero-shot, prompt or score runs"
+            "of train, curve, zero-shot, prompt, score or llm runs"
         )
     return results
