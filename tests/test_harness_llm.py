@@ -17,7 +17,7 @@ import yaml
 
 from compsem.export import export_benchmark
 from compsem.harness.commands import run_report
-from compsem.harness.llm import Request, build_request, plan, score_requests
+from compsem.harness.llm import Request, build_request, context_text, plan, score_requests
 from compsem.harness.llm_prompts import PROMPTS, choose_prompt, prompts_for
 from compsem.harness.llm_run import run_llm
 from compsem.harness.lm_eval_tasks import write_tasks
@@ -130,6 +130,19 @@ def test_rows_with_single_token_choices_cost_one_forward_pass(exports, tokenizer
     internal = choose_prompt("plane", plane_rows[0], "plane_internal_gp")
     requests = [build_request(internal, row) for row in plane_rows]
     assert len(plan(requests, tokenizer, 2048)) == 2 * len(plane_rows)
+
+
+def test_demonstrations_are_turns_under_a_chat_template_and_text_without(exports, tokenizer):
+    rows = rows_of(exports["rnpc"], "spte", "train")[:3]
+    nli = choose_prompt("rnpc", rows[0])
+    demos = [(rows[0], 1), (rows[1], 0)]
+    plain = context_text(nli, rows[2], demos)
+    assert plain == (
+        f"{nli.question(rows[0])} True\n\n{nli.question(rows[1])} False\n\n{nli.question(rows[2])}"
+    )
+    chat = context_text(nli, rows[2], demos, tokenizer)
+    assert chat.count("<|im_start|>assistant\n") == 3  # two answers, then the open turn
+    assert "<|im_start|>assistant\nTrue<|im_end|>" in chat and chat.endswith("assistant\n")
 
 
 def naive_log_likelihood(model, tokenizer, context: str, continuation: str) -> float:

@@ -46,14 +46,17 @@ def context_text(
     demonstrations: Sequence[tuple[Mapping, int]] = (),
     tokenizer=None,
 ) -> str:
-    """The context lm-eval builds: description, demonstrations, question; with ``tokenizer``,
-    wrapped by its chat template as one user turn (the description a system turn)."""
-    body = "".join(prompt.demonstration(demo, label) for demo, label in demonstrations)
-    body += prompt.question(row)
+    """The context lm-eval builds: description, demonstrations, question. With ``tokenizer``,
+    its chat template over a system turn (the description, if any), one user and one assistant
+    turn per demonstration (lm-eval's default ``fewshot_as_multiturn``) and the question."""
     if tokenizer is None:
-        return prompt.description + body
+        body = "".join(prompt.demonstration(demo, label) for demo, label in demonstrations)
+        return prompt.description + body + prompt.question(row)
     messages = [{"role": "system", "content": prompt.description}] if prompt.description else []
-    messages.append({"role": "user", "content": body})
+    for demo, label in demonstrations:
+        messages.append({"role": "user", "content": prompt.question(demo)})
+        messages.append({"role": "assistant", "content": prompt.answers(demo)[label]})
+    messages.append({"role": "user", "content": prompt.question(row)})
     return tokenizer.apply_chat_template(
         messages, tokenize=False, add_generation_prompt=True, continue_final_message=False
     )
