@@ -62,6 +62,11 @@ def cmd_demo(args: argparse.Namespace) -> int:
     if "plane" in args.benchmarks:
         print("\n## Baseline: all-MiniLM-L6-v2 fine-tuned on PLANE goood_split_1\n")
         print(harness_cli.demo_baseline(args.out / "plane"))
+
+        print("\n## SmolLM2-135M-Instruct zero-shot on PLANE goood_split_1, by log-likelihood\n")
+        from compsem.harness.llm_run import demo_llm_table  # imports torch and transformers
+
+        print(demo_llm_table(args.out / "plane"))
     if "montague" in args.benchmarks:
         print("\n## Montague consistency of all-MiniLM-L6-v2 (AN phrases)\n")
         print(embed_cli.demo_table(args.out / "montague"))

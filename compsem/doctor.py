@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from compsem.harness.offline_models import SMOLLM2_FIX, smollm2_folder, smollm2_ready
 from compsem.resources.spacy_pipeline import (
     SpacyModelMissingError,
     install_hint,
@@ -51,8 +52,19 @@ def check_offline_transformer() -> Check:
     )
 
 
+def check_offline_causal_lm() -> Check:
+    if not smollm2_ready():
+        return Check("offline causal LM", False, "SmolLM2-135M-Instruct not converted", SMOLLM2_FIX)
+    return Check("offline causal LM", True, f"SmolLM2-135M-Instruct at {smollm2_folder()}")
+
+
 def run_checks(spacy_model: str) -> list[Check]:
-    return [check_wordnet(), check_spacy(spacy_model), check_offline_transformer()]
+    return [
+        check_wordnet(),
+        check_spacy(spacy_model),
+        check_offline_transformer(),
+        check_offline_causal_lm(),
+    ]
 
 
 def format_checks(checks: list[Check]) -> str:

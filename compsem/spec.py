@@ -16,6 +16,7 @@ import datasets
 
 from compsem.audit_checks import Check
 from compsem.presets import Preset
+from compsem.prompts import LLMPrompt
 
 
 def no_files(config: datasets.BuilderConfig, provenance: dict) -> dict[str, str]:
@@ -52,6 +53,9 @@ class BenchmarkSpec:
         card_context: extra names the card template uses (e.g. BoOQA's bucket labels).
         export_files: ``(config, provenance) -> {file name: text}``, files written at the top of
             an export beside its card (RNPC: ``rule_agreement.json``).
+        llm_prompts: ``((columns, prompts), …)``: the questions ``compsem llm`` and the lm-eval
+            tasks ask a causal LM; a config gets the prompts of the first entry whose columns it
+            has, the first prompt being the default.
     """
 
     name: str
@@ -72,6 +76,7 @@ class BenchmarkSpec:
     demo_settings: Callable[[], dict] = dict
     card_context: Mapping[str, Any] = field(default_factory=dict)
     export_files: Callable[[datasets.BuilderConfig, dict], dict[str, str]] = no_files
+    llm_prompts: tuple[tuple[frozenset[str], tuple[LLMPrompt, ...]], ...] = ()
 
     @property
     def version(self) -> str:
@@ -103,6 +108,11 @@ class BenchmarkSpec:
         if config is None:
             return None
         return getattr(config, "regime", None) or config_name
+
+    def prompts_for(self, columns) -> tuple[LLMPrompt, ...]:
+        """The LLM prompts for a config with these columns (none where the benchmark has none)."""
+        columns = set(columns)
+        return next((prompts for needed, prompts in self.llm_prompts if needed <= columns), ())
 
     def regime_checks(self, regime: str | None) -> list[Check]:
         return list(self.audit_checks.get(regime, self.audit_checks.get("*", [])))

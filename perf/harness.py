@@ -12,8 +12,12 @@ The rows are PLANE items (Table 1 labels, real WordNet hypernyms) from the build
 ``item_pool`` over the shipped adjective lexicon and common WordNet nouns, so no corpus parse is
 needed; ``--dataset DIR --config NAME`` uses an exported config instead.
 
+The ``smollm2`` row (``perf/harness_llm.py``) times ``compsem llm``'s scoring loop against a
+plain loop of ``model(**batch)`` over the same padded batches, on ``--llm-rows`` PLANE rows.
+
 Usage: python perf/harness.py [--train 512] [--eval 1024] [--threads N]
-                                   [--out perf/results/harness.json]
+                              [--models minilm bert-base smollm2] [--llm-rows 256]
+                              [--out perf/results/harness.json]
 """
 
 from __future__ import annotations
@@ -30,6 +34,7 @@ import datasets
 import numpy as np
 import torch
 import transformers
+from harness_llm import measure_llm  # perf/ is the script's folder, so on its import path
 from torch.utils.data import DataLoader
 from transformers import AutoModelForSequenceClassification, BertConfig, DataCollatorWithPadding
 
@@ -209,7 +214,8 @@ def main() -> None:
     parser.add_argument("--max-length", type=int, default=12, help="PLANE §6.1's input length")
     parser.add_argument("--repeats", type=int, default=2)
     parser.add_argument("--devices", nargs="+", default=None, help="default: cpu, and cuda if any")
-    parser.add_argument("--models", nargs="+", default=["minilm", "bert-base"])
+    parser.add_argument("--models", nargs="+", default=["minilm", "bert-base", "smollm2"])
+    parser.add_argument("--llm-rows", type=int, default=256, help="PLANE rows for smollm2")
     parser.add_argument("--dataset", help="an export folder to read rows from instead")
     parser.add_argument("--config", default="goood_split_1")
     parser.add_argument("--out", type=Path, default=Path("perf/results/harness.json"))
@@ -247,7 +253,17 @@ def main() -> None:
                 max_length=args.max_length,
                 eval_batch_size=max(64, 2 * args.batch_size),
             )
-            for model in args.models:
+            if "smollm2" in args.models:
+                run = measure_llm(
+                    test.select(range(min(args.llm_rows, len(test)))), placement, 32, args.repeats
+                )
+                results["runs"].append(run)
+                print(
+                    f"smollm2   {placement.describe():>20s}: score "
+                    f"{run['harness_rows_per_second']:8.1f} vs "
+                    f"{run['plain_rows_per_second']:8.1f} rows/s ({run['ratio']:.0%})"
+                )
+            for model in (m for m in args.models if m != "smollm2"):
                 run = measure(
                     names[model], tokenizer, train, test, settings, placement, args.repeats
                 )

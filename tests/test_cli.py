@@ -27,6 +27,10 @@ def test_help_lists_every_command():
         "prompt",
         "score",
         "report",
+        "llm",
+        "lm-eval-tasks",
+        "model-path",
+        "setup-smollm2",
     ):
         assert command in result.stdout
 
@@ -51,7 +55,7 @@ def test_build_help_documents_the_inputs():
 def test_doctor_reports_every_resource_found(capsys):
     assert main(["doctor"]) == 0
     report = capsys.readouterr().out
-    for resource in ("WordNet", "spaCy pipeline", "offline transformer"):
+    for resource in ("WordNet", "spaCy pipeline", "offline transformer", "offline causal LM"):
         assert resource in report
     assert "3.0" in report and "MISSING" not in report
 
@@ -60,7 +64,7 @@ def test_doctor_names_the_fix_for_a_missing_pipeline(capsys):
     assert main(["doctor", "--spacy-model", "en_core_web_zz"]) == 1
     report = capsys.readouterr().out
     assert "MISSING" in report and "python -m spacy download en_core_web_zz" in report
-    assert [check.found for check in run_checks("en_core_web_zz")] == [True, False, True]
+    assert [check.found for check in run_checks("en_core_web_zz")] == [True, False, True, True]
 
 
 def test_bad_input_is_one_line_on_stderr(tmp_path, capsys):

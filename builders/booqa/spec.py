@@ -15,6 +15,7 @@ from compsem.builders.booqa.config import (
     generation_settings,
     resolved,
 )
+from compsem.builders.booqa.llm_prompts import LLM_PROMPTS
 from compsem.builders.booqa.population import corpus_population, parser_id, population_summary
 from compsem.builders.booqa.propositions import EXTRACTION_REVISION, check_shards
 from compsem.builders.booqa.splits import en_splits
@@ -126,4 +127,5 @@ SPEC = BenchmarkSpec(
     audit_input_fields=("subject", "predicate", "object", "window"),
     changelog=CHANGELOG,
     card_context={"bucket_labels": bucket_labels, "threshold_presets": PRESETS},
+    llm_prompts=LLM_PROMPTS,
 )

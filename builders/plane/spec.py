@@ -14,6 +14,7 @@ from compsem.builders.plane.config import (
     PlaneConfig,
 )
 from compsem.builders.plane.items import describe_source, open_source
+from compsem.builders.plane.llm_prompts import LLM_PROMPTS
 from compsem.card import WORDNET_LICENSE, template_path
 from compsem.loading_scripts.corpora import GLOSS_PARTS
 from compsem.presets import Preset
@@ -101,4 +102,5 @@ SPEC = BenchmarkSpec(
     changelog=CHANGELOG,
     demo_settings=demo_settings,
     card_context={"in_distribution_shares": IN_DISTRIBUTION_SHARES},
+    llm_prompts=LLM_PROMPTS,
 )

@@ -13,6 +13,7 @@ from compsem.builders.rnpc.builder import Rnpc
 from compsem.builders.rnpc.config import LEARNING_CURVE_SIZES, ORIGINAL_CONFIGS, RnpcConfig
 from compsem.builders.rnpc.generation import _generation_key, _task_splits, load_inputs
 from compsem.builders.rnpc.hypothesis_balance import SINGLE_SHARE
+from compsem.builders.rnpc.llm_prompts import LLM_PROMPTS
 from compsem.builders.rnpc.rules import RULES
 from compsem.builders.rnpc.tasks import TASKS
 from compsem.card import WORDNET_LICENSE, template_path
@@ -169,4 +170,5 @@ SPEC = BenchmarkSpec(
     audit_checks=AUDIT_CHECKS,
     changelog=CHANGELOG,
     export_files=export_files,
+    llm_prompts=LLM_PROMPTS,
 )

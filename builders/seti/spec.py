@@ -14,6 +14,7 @@ from compsem.builders.seti.splits import FEW_SHOT_SIZES
 from compsem.card import WORDNET_LICENSE, template_path
 from compsem.fingerprint import file_fingerprint
 from compsem.presets import Preset
+from compsem.prompts import NLI
 from compsem.resources.spacy_pipeline import load_pipeline, pipeline_id
 from compsem.resources.wordnet import wordnet_version
 from compsem.spec import BenchmarkSpec
@@ -91,6 +92,9 @@ def provenance(config: SetiConfig) -> dict:
     return result
 
 
+LLM_PROMPTS = ((frozenset({"premise", "hypothesis"}), (NLI,)),)
+
+
 SPEC = BenchmarkSpec(
     name="seti",
     title="SETI, systematicity of veridical and natural inference, on generated sentences",
@@ -110,4 +114,5 @@ SPEC = BenchmarkSpec(
     # Fields without nulls only: export.split_statistics sorts the values it counts.
     statistics_fields=("kind", "rule", "inference_type"),
     vocabulary_fields=("verb", "nat_rule", "s_id"),
+    llm_prompts=LLM_PROMPTS,
 )

@@ -12,6 +12,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 from compsem.harness.device import DEVICES, PRECISIONS
+from compsem.harness.llm_cli import add_llm_commands
 from compsem.harness.presets import PRESETS
 from compsem.harness.report import aggregate, render
 from compsem.harness.schema import INPUT_FORMS
@@ -262,6 +263,7 @@ def add_commands(subparsers) -> None:
     )
     report.add_argument("--out", type=Path, help="also write report.md and report.json here")
     report.set_defaults(handler=cmd_report)
+    add_llm_commands(subparsers)
 
 
 # The demo's goood_split_1 has a few hundred training rows (the paper's had thousands): one

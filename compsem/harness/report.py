@@ -284,6 +284,8 @@ def aggregate(results: list[dict]) -> dict:
         report["prompt"] = aggregate_by_class(by_command["prompt"], "weighted_f1", "per_class")
     if "score" in by_command:
         report["score"] = aggregate_scores(by_command["score"])
+    if "llm" in by_command:
+        report["llm"] = aggregate_train(by_command["llm"])
     return report
 
 
@@ -308,4 +310,12 @@ def render(report: dict) -> str:
         )
     if "score" in report:
         parts.append(render_scores(report["score"]))
+    if "llm" in report:
+        parts.append(
+            render_train(report["llm"]).replace(
+                "## Fine-tuning (mean ± std over seeds and splits)",
+                "## Causal LMs by log-likelihood (mean ± std over seeds)",
+                1,
+            )
+        )
     return "\n\n".join(parts) + "\n"

