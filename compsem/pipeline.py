@@ -22,8 +22,10 @@ then point the builder at the output folder.
 
 from __future__ import annotations
 
+import fcntl
 import json
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass
 from itertools import islice
 from pathlib import Path
@@ -304,8 +306,33 @@ def run_in_cache(
     """Run (or resume, or reuse) the pipeline ``make_steps(work)`` in the work folder
     ``<cache>/<step>/<key>``; returns the folder of its shards, ``work/shards``."""
     work = cache_root() / step / key
-    run_locally(make_steps(work), work / "logs", tasks=tasks, workers=workers)
+    with exclusive(work.with_name(f"{key}.lock")):
+        run_locally(make_steps(work), work / "logs", tasks=tasks, workers=workers)
     return work / "shards"
+
+
+@contextmanager
+def exclusive(lock_path: Path) -> Iterator[None]:
+    """Hold an exclusive lock on ``lock_path`` for the block.
+
+    Two builds of the same corpus share one content-keyed work folder; run at once, both would
+    write the same task's shard and leave a corrupt Parquet file marked complete. The second
+    waits instead, then finds every task complete and reuses the first one's shards. The kernel
+    drops the lock when its holder dies, so a killed build never blocks the next.
+    """
+    lock_path.parent.mkdir(parents=True, exist_ok=True)
+    with open(lock_path, "a") as handle:
+        try:
+            fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            logger.warning(
+                f"Waiting for another build that is parsing the same corpus ({lock_path})."
+            )
+            fcntl.flock(handle, fcntl.LOCK_EX)
+        try:
+            yield
+        finally:
+            fcntl.flock(handle, fcntl.LOCK_UN)
 
 
 def shard_files(folder: str | Path) -> list[Path]:

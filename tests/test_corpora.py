@@ -1,13 +1,14 @@
 """Corpus readers: every supported source, in order, and malformed input named precisely."""
 
 import json
+import threading
 
 import pyarrow as pa
 import pyarrow.parquet as pq
 import pytest
 
 from compsem.loading_scripts.corpora import open_corpus, wordnet_glosses
-from compsem.pipeline import CorpusError
+from compsem.pipeline import CorpusError, exclusive
 
 TEXTS = ["A red car stopped.", "The old man smiled.", "A fake gun was found."]
 
@@ -62,3 +63,20 @@ def test_missing_text_field_names_the_record_and_suggests_the_flag(tmp_path):
 def test_unreadable_spec_lists_what_is_accepted(tmp_path):
     with pytest.raises(CorpusError, match="give 'wordnet_glosses'"):
         open_corpus(tmp_path / "missing.csv")
+
+
+def test_a_second_build_of_the_same_corpus_waits_for_the_first(tmp_path):
+    """Two builds sharing a cache folder take turns, so neither reads a half-written shard."""
+    lock = tmp_path / "key.lock"
+    entered = threading.Event()
+
+    def second_build():
+        with exclusive(lock):
+            entered.set()
+
+    with exclusive(lock):
+        waiter = threading.Thread(target=second_build)
+        waiter.start()
+        assert not entered.wait(0.5)
+    assert entered.wait(10)
+    waiter.join()
