@@ -9,11 +9,12 @@ from pathlib import Path
 from compsem import publish_cli
 from compsem.builders import BENCHMARKS
 from compsem.doctor import format_checks, run_checks
-from compsem.export import export_benchmark
+from compsem.export import export_benchmark, export_kind
 from compsem.harness import cli as harness_cli
 from compsem.harness import embed_cli
 from compsem.help_format import HelpFormatter
 from compsem.metrics import add_cli as add_metrics_commands
+from compsem.output_folder import check_output_folder, output_path, read_marker
 from compsem.resources.spacy_pipeline import DEFAULT_SPACY_MODEL
 from compsem.resources.wordnet import install_debian_wordnet
 from compsem.settings import add_setting_arguments, setting_values
@@ -44,13 +45,16 @@ def summary_table(benchmark: str, exports) -> str:
 def cmd_build(args: argparse.Namespace) -> int:
     spec = BENCHMARKS[args.benchmark]
     kwargs = setting_values(args, spec.config_class)
-    exports = export_benchmark(spec, args.out, args.config, **kwargs)
+    exports = export_benchmark(spec, args.out, args.config, force=args.force, **kwargs)
     print(summary_table(args.benchmark, exports))
     print(f"\nWrote {args.out}: load it with load_dataset({str(args.out)!r}, CONFIG)")
     return 0
 
 
 def cmd_demo(args: argparse.Namespace) -> int:
+    for name in args.benchmarks:  # every target before any work
+        spec = BENCHMARKS[name]
+        check_output_folder(args.out / name, export_kind(spec))
     for name in args.benchmarks:
         out = args.out / name
         spec = BENCHMARKS[name]
@@ -133,7 +137,18 @@ def build_parser() -> argparse.ArgumentParser:
     benchmarks = build.add_subparsers(dest="benchmark", required=True, metavar="BENCHMARK")
     for name, spec in BENCHMARKS.items():
         sub = benchmarks.add_parser(name, formatter_class=HelpFormatter, help=spec.title)
-        sub.add_argument("--out", type=Path, required=True, help="folder to (re)write atomically")
+        sub.add_argument(
+            "--out",
+            type=output_path,
+            required=True,
+            help="a new folder, or a compsem export of this benchmark to replace atomically",
+        )
+        sub.add_argument(
+            "--force",
+            action="store_true",
+            help="replace --out even if it holds another compsem folder or configs not built now "
+            "(never a folder compsem did not write)",
+        )
         sub.add_argument(
             "--config", nargs="+", metavar="NAME", help="configs to build (default: all)"
         )
@@ -145,7 +160,12 @@ def build_parser() -> argparse.ArgumentParser:
         formatter_class=HelpFormatter,
         help="build every benchmark on the embedded defaults and summarise",
     )
-    demo.add_argument("--out", type=Path, default=DEMO_OUT, help="folder for the exports")
+    demo.add_argument(
+        "--out",
+        type=output_path,
+        default=DEMO_OUT,
+        help="folder for the exports (one per benchmark)",
+    )
     demo.add_argument(
         "--benchmarks",
         nargs="+",
@@ -170,6 +190,19 @@ def main(argv: list[str] | None = None) -> int:
     except (ValueError, RuntimeError, OSError) as error:
         print(f"compsem {args.command}: error: {error}", file=sys.stderr)
         return 2
+    except KeyboardInterrupt:
+        print(f"compsem {args.command}: stopped; {interrupted_outcome(args)}", file=sys.stderr)
+        return 130
+
+
+def interrupted_outcome(args: argparse.Namespace) -> str:
+    """What Ctrl-C left behind: writes are atomic, so the target is as it was before."""
+    out = getattr(args, "out", None)
+    if out is None:
+        return "nothing was written."
+    if read_marker(out) is not None:
+        return f"the previous contents of {out} are intact."
+    return f"nothing was written to {out}."
 
 
 if __name__ == "__main__":

@@ -3,8 +3,9 @@
 The folder is what ``compsem push`` uploads and what ``load_dataset(folder, config)`` reads:
 ``<config>/<split>-0000i-of-0000n.parquet`` and a card whose YAML holds ``configs:`` (data
 files per split) and ``dataset_info`` (features with ClassLabel names, exact split sizes).
-Exports are atomic: everything is written to a hidden sibling folder that replaces the target
-only once complete, so an interrupted or failed build leaves the previous export intact.
+Exports are atomic and replace only compsem's own folders (:mod:`compsem.output_folder`): everything
+is written to a hidden sibling folder that replaces the target only once complete, so an
+interrupted or failed build leaves the previous export intact.
 
 A benchmark is a :class:`compsem.spec.BenchmarkSpec` registered in ``compsem.builders.BENCHMARKS``.
 
@@ -19,11 +20,8 @@ Each split's statistics also hold its content ``fingerprint`` (``compsem/version
 from __future__ import annotations
 
 import math
-import os
 import shutil
-import tempfile
 from collections import Counter
-from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -35,6 +33,7 @@ from huggingface_hub import DatasetCard, DatasetCardData
 from compsem import card as cards
 from compsem.builders import benchmark_spec
 from compsem.content_fingerprint import config_fingerprint, dataset_fingerprint
+from compsem.output_folder import atomic_folder, check_output_folder
 from compsem.settings import settings_table
 from compsem.spec import BenchmarkSpec
 
@@ -169,44 +168,28 @@ def render_card(
     return str(card)
 
 
-@contextmanager
-def atomic_folder(out: Path):
-    """Yield a fresh sibling folder; on success it replaces ``out``, on failure it vanishes."""
-    out = Path(out).resolve()
-    try:
-        out.parent.mkdir(parents=True, exist_ok=True)
-        staging = Path(tempfile.mkdtemp(prefix=f".{out.name}.partial-", dir=out.parent))
-    except OSError as error:
-        raise ExportError(
-            f"Cannot write to {out.parent} ({error.strerror}); choose an --out folder you can "
-            "write to."
-        ) from None
-    try:
-        yield staging
-        if out.exists():
-            retired = out.with_name(f".{out.name}.old-{os.getpid()}")
-            os.replace(out, retired)
-            os.replace(staging, out)
-            shutil.rmtree(retired)
-        else:
-            os.replace(staging, out)
-    finally:
-        shutil.rmtree(staging, ignore_errors=True)
+def export_kind(spec: BenchmarkSpec) -> str:
+    return f"{spec.name} export"
 
 
 def export_benchmark(
     benchmark: str | BenchmarkSpec,
     out: Path,
     config_names: list[str] | None = None,
+    force: bool = False,
     **config_kwargs,
 ) -> list[ConfigExport]:
     """Build the named configs of a benchmark (its spec, or its registered name) and write
-    them, with a card, to ``out``."""
+    them, with a card, to ``out`` (a new path or a compsem export: see
+    :func:`compsem.output_folder.check_output_folder` for what ``force`` allows)."""
     spec = benchmark if isinstance(benchmark, BenchmarkSpec) else benchmark_spec(benchmark)
     config_names = config_names or spec.default_config_names(config_kwargs)
     check_config_names(spec.builder, config_names)
+    kind = export_kind(spec)
+    check_output_folder(out, kind, force=force, configs=config_names)
+    marker = {"kind": kind, "version": spec.version, "configs": config_names}
     exports = []
-    with atomic_folder(out) as staging:
+    with atomic_folder(out, marker) as staging:
         for config_name in config_names:
             builder = spec.builder(
                 config_name=config_name, cache_dir=str(staging / ".arrow"), **config_kwargs

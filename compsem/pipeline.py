@@ -31,6 +31,7 @@ from itertools import islice
 from pathlib import Path
 
 import datasets
+import multiprocess
 import pyarrow as pa
 import pyarrow.parquet as pq
 from datatrove.executor import LocalPipelineExecutor
@@ -41,6 +42,7 @@ from datatrove.pipeline.writers import ParquetWriter
 from datatrove.utils.logging import logger
 
 from compsem.fingerprint import cache_root
+from compsem.process_guard import die_with_parent, guard_forked_children
 from compsem.resources.spacy_pipeline import DEFAULT_SPACY_MODEL, load_pipeline
 from compsem.settings import build_setting
 
@@ -211,6 +213,8 @@ class SpacyAnnotator(PipelineStep):
         self.batch_size = batch_size
 
     def run(self, data, rank: int = 0, world_size: int = 1):
+        if multiprocess.parent_process() is not None:  # a pool worker, not the command itself
+            die_with_parent()
         nlp = spacy_pipeline(self.spacy_model, self.disable)
         pairs = ((document.text, document) for document in data)
         for doc, document in nlp.pipe(pairs, as_tuples=True, batch_size=self.batch_size):
@@ -265,6 +269,7 @@ def run_locally(
     """
     if tasks < 1 or workers < 1:
         raise ValueError(f"tasks and workers must be at least 1, got {tasks} and {workers}.")
+    guard_forked_children()
     executor = LocalExecutor(
         pipeline,
         tasks=tasks,

@@ -50,11 +50,30 @@ def _find(folder: Path, name: str) -> Path:
     return matches[0]
 
 
+class PlainDataUnpickler(pickle.Unpickler):
+    """Reads pickles of plain data only: lists, tuples, dicts, strings, numbers.
+
+    A pickle names the functions and classes that rebuild its objects, and ``pickle.load`` calls
+    them, so a crafted "release" from a mirror would run code on load. Plain data needs no
+    function at all; this unpickler refuses every lookup instead of performing it.
+    """
+
+    def find_class(self, module: str, name: str):
+        raise pickle.UnpicklingError(f"it asks to load {module}.{name}")
+
+
 def _load_rows(path: Path) -> list[tuple[Path, int, list]]:
     with open(path, "rb") as handle:
-        data = pickle.load(handle)  # noqa: S301 (the user's own copy of the release)
-    if hasattr(data, "values") and hasattr(data, "columns"):  # a pandas DataFrame
-        data = data.values.tolist()
+        try:
+            data = PlainDataUnpickler(handle).load()
+        except pickle.UnpicklingError as error:
+            raise ReleaseError(
+                f"{path} is not a pickle of plain rows ({error}); compsem reads only lists, "
+                "tuples, strings and numbers from a release, so that loading it cannot run code. "
+                "Use the release's original files, or re-save the rows as a plain list of lists."
+            ) from None
+        except (EOFError, ValueError) as error:
+            raise ReleaseError(f"{path} is not a readable pickle ({error}).") from None
     if not isinstance(data, list | tuple):
         raise ReleaseError(f"{path} holds a {type(data).__name__}, not a list of rows.")
     return [(path, number, list(row)) for number, row in enumerate(data)]

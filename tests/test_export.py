@@ -9,6 +9,7 @@ from datasets import ClassLabel, load_dataset
 from compsem.builders import UnknownBenchmarkError
 from compsem.builders.plane.config import LABEL_NAMES
 from compsem.export import ExportError, export_benchmark
+from compsem.output_folder import OutputFolderError
 from compsem.pipeline import CorpusError
 from tests.conftest import TEST_MAX_DOCS, read_config
 
@@ -74,7 +75,7 @@ def test_unwritable_output_folder_gets_one_clear_error(tmp_path):
         target = tmp_path / "a-file" / "plane"
     else:
         target = locked / "plane"
-    with pytest.raises(ExportError, match="choose an --out folder you can write to"):
+    with pytest.raises(OutputFolderError, match="choose an --out folder you can write to"):
         export_benchmark("plane", target, ["full"], **SMALL)
 
 

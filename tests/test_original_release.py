@@ -71,3 +71,21 @@ def test_malformed_release_rows_are_named(tmp_path, row, message):
     write_release(tmp_path, train=[row])
     with pytest.raises(ReleaseError, match=f"OOV_Train_1.pkl, row 0: {message}"):
         read_original_split(tmp_path, "original_goood", 1)
+
+
+class Exploit:
+    """A pickle that, loaded with ``pickle.load``, would call a function (here: record a call)."""
+
+    def __reduce__(self):
+        return (exec, ("import pathlib; pathlib.Path('PWNED').write_text('ran')",))
+
+
+def test_a_crafted_release_cannot_run_code(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    write_release(
+        tmp_path, train=[["A brown dog is a dog", 1, "I", "brown", "dog", "animal"], Exploit()]
+    )
+    config = PlaneConfig(name="original", regime="original_goood", original_release=str(tmp_path))
+    with pytest.raises(ReleaseError, match=r"builtins\.exec.*cannot run code"):
+        original_splits(config)
+    assert not (tmp_path / "PWNED").exists()

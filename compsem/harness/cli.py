@@ -17,6 +17,7 @@ from compsem.harness.presets import PRESETS
 from compsem.harness.report import aggregate, render
 from compsem.harness.schema import INPUT_FORMS
 from compsem.help_format import HelpFormatter
+from compsem.output_folder import results_folder
 
 MODEL_HELP = "Hub id or local folder (default: the offline all-MiniLM-L6-v2)"
 
@@ -33,7 +34,10 @@ def _data_arguments(parser: argparse.ArgumentParser, config_default: str | None 
     )
     parser.add_argument("--revision", help="Hub revision (tag, branch or commit) to load")
     parser.add_argument(
-        "--out", type=Path, required=True, help="folder for result JSON, summary.md and plots"
+        "--out",
+        type=results_folder,
+        required=True,
+        help="folder for result JSON, summary.md and plots",
     )
 
 
@@ -261,7 +265,9 @@ def add_commands(subparsers) -> None:
     report.add_argument(
         "runs", nargs="+", type=Path, metavar="RUN_DIR", help="--out folders or result files"
     )
-    report.add_argument("--out", type=Path, help="also write report.md and report.json here")
+    report.add_argument(
+        "--out", type=results_folder, help="also write report.md and report.json here"
+    )
     report.set_defaults(handler=cmd_report)
     add_llm_commands(subparsers)
 

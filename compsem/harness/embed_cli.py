@@ -15,8 +15,9 @@ from pathlib import Path
 from compsem.builders.montague.tables import markdown_tables
 from compsem.harness.embed import PHRASE_SETS, VOCABULARIES, run_embed
 from compsem.harness.embed_models import GLOVE, MINILM, POOLINGS
-from compsem.harness.embed_report import demo_markdown, score_rows, write_report
+from compsem.harness.embed_report import REPORT_KIND, demo_markdown, score_rows, write_report
 from compsem.help_format import HelpFormatter
+from compsem.output_folder import check_output_folder, output_path
 
 
 def command_line(args: argparse.Namespace) -> str:
@@ -36,6 +37,7 @@ def command_line(args: argparse.Namespace) -> str:
 def cmd_embed(args: argparse.Namespace) -> int:
     # The PLANE vocabulary has AN phrases only (its AAN set would be 2.7M phrases).
     phrase_sets = args.phrase_sets or (["an"] if args.vocabulary == "plane" else list(PHRASE_SETS))
+    check_output_folder(args.out, REPORT_KIND, force=args.force)
     report = run_embed(
         args.model or [MINILM],
         args.dataset,
@@ -92,7 +94,12 @@ def add_commands(subparsers) -> argparse.ArgumentParser:
         help="pool a transformers encoder's token states (default: a sentence-transformers "
         "model's own pooling, else cls; static vectors: always mean)",
     )
-    embed.add_argument("--out", type=Path, required=True, help="folder to (re)write atomically")
+    embed.add_argument(
+        "--out", type=output_path, required=True, help="folder to (re)write atomically"
+    )
+    embed.add_argument(
+        "--force", action="store_true", help="replace --out even if it holds another compsem folder"
+    )
     embed.add_argument(
         "--vocabulary",
         default="paper",

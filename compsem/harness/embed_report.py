@@ -19,7 +19,9 @@ from compsem.builders.montague.tables import (
     markdown_tables,
     scores_tsv,
 )
-from compsem.export import atomic_folder
+from compsem.output_folder import atomic_folder
+
+REPORT_KIND = "Montague embedding report"
 
 
 def score_rows(report: dict) -> list[dict]:
@@ -138,7 +140,7 @@ def report_comments(report: dict, command: str) -> list[str]:
 def write_report(report: dict, out: Path, command: str) -> list[Path]:
     """``results.json``, ``tables.md``, ``scores.tsv`` and heatmap PNGs, written atomically."""
     rows = score_rows(report)
-    with atomic_folder(out) as staging:
+    with atomic_folder(out, {"kind": REPORT_KIND}) as staging:
         (staging / "results.json").write_text(
             json.dumps({**report, "command": command}, indent=2) + "\n"
         )
@@ -148,4 +150,4 @@ def write_report(report: dict, out: Path, command: str) -> list[Path]:
         (staging / "scores.tsv").write_text(scores_tsv(rows, report_comments(report, command)))
         for phrase_set, test in HEATMAPS:
             heatmap(rows, phrase_set, test, staging / f"heatmap_{phrase_set}_{test}.png")
-    return sorted(Path(out).iterdir())
+    return sorted(path for path in Path(out).iterdir() if not path.name.startswith("."))

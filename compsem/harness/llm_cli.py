@@ -10,6 +10,7 @@ from compsem.harness.device import DEVICES, PRECISIONS
 from compsem.harness.lm_eval_tasks import write_tasks
 from compsem.harness.offline_models import OFFLINE_MODELS, model_path, setup_smollm2
 from compsem.help_format import HelpFormatter
+from compsem.output_folder import results_folder
 
 
 def cmd_llm(args: argparse.Namespace) -> int:
@@ -75,7 +76,7 @@ def _llm_parser(subparsers) -> None:
     llm.add_argument("--dataset", required=True, help="Hub id or local export folder")
     llm.add_argument("--config", required=True, help="config (split regime)")
     llm.add_argument("--revision", help="Hub revision (tag, branch or commit) to load")
-    llm.add_argument("--out", type=Path, required=True, help="folder for results")
+    llm.add_argument("--out", type=results_folder, required=True, help="folder for results")
     llm.add_argument(
         "--model", default="smollm2", help="Hub id, local folder, or smollm2 (offline)"
     )
@@ -117,7 +118,9 @@ def add_llm_commands(subparsers) -> None:
         "compsem_plane_goood_split_1\n",
     )
     tasks.add_argument("dataset", metavar="EXPORT_OR_HUB_ID", help="export folder or Hub id")
-    tasks.add_argument("--out", type=Path, required=True, help="folder for the YAML tasks")
+    tasks.add_argument(
+        "--out", type=results_folder, required=True, help="folder for the YAML tasks"
+    )
     tasks.add_argument("--revision", help="Hub revision to pin (Hub ids only)")
     tasks.set_defaults(handler=cmd_lm_eval_tasks)
 

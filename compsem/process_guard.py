@@ -1,0 +1,43 @@
+"""Worker processes die with the command that started them.
+
+datatrove's local executor runs tasks in a ``multiprocess`` pool whose workers are children of a
+fork server, next to a manager process forked from the command. When the command is killed
+(SIGKILL, a closed terminal, an out-of-memory kill) none of them is told: each worker would go on
+parsing, holding its spaCy pipeline, under PID 1. Linux's parent-death signal closes that gap:
+a process that sets it is killed when its parent dies. The fork server exits by itself once the
+command is gone (its pipe closes), which then kills the workers that set the signal.
+"""
+
+from __future__ import annotations
+
+import ctypes
+import os
+import signal
+import sys
+
+PR_SET_PDEATHSIG = 1  # <linux/prctl.h>
+
+
+def die_with_parent(parent: int | None = None) -> None:
+    """Have the kernel SIGKILL this process when its parent dies (Linux; elsewhere a no-op).
+
+    ``parent``: the pid the parent had; if it is already gone (it died between the fork and
+    this call), exit at once.
+    """
+    if not sys.platform.startswith("linux"):
+        return
+    libc = ctypes.CDLL(None, use_errno=True)
+    libc.prctl(PR_SET_PDEATHSIG, signal.SIGKILL)
+    if parent is not None and os.getppid() != parent:
+        os._exit(1)
+
+
+_guarded: set[int] = set()
+
+
+def guard_forked_children() -> None:
+    """Every process this one forks from now on dies with it (the pool's manager process)."""
+    command = os.getpid()
+    if command not in _guarded:  # os.register_at_fork cannot unregister: register once
+        _guarded.add(command)
+        os.register_at_fork(after_in_child=lambda: die_with_parent(command))
