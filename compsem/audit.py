@@ -21,7 +21,6 @@ from pathlib import Path
 
 import datasets
 import pyarrow as pa
-import pyarrow.parquet as pq
 from datasets.utils.metadata import MetadataConfigs
 from tqdm.auto import tqdm
 
@@ -29,7 +28,7 @@ from compsem import audit_checks as checks
 from compsem import card as cards
 from compsem.audit_checks import CheckResult
 from compsem.builders import BENCHMARKS, benchmark_spec
-from compsem.content_fingerprint import read_split_tables
+from compsem.content_fingerprint import read_parquet, read_split_tables
 from compsem.export import export_benchmark
 from compsem.hypothesis_only import ProbeResult, probe
 from compsem.spec import BenchmarkSpec
@@ -87,16 +86,12 @@ class AuditReport:
         return render_markdown(self)
 
 
-def detect_benchmark(card, configs: list[str]) -> str | None:
-    """The benchmark named in the card's ``compsem`` block, else the registered benchmark whose
-    builder knows every config."""
+def detect_benchmark(card) -> str | None:
+    """The benchmark named in the card's ``compsem`` block. Config names alone do not say it
+    (``full`` is a config of several benchmarks, or of anyone's dataset): without a card the
+    user names the benchmark."""
     named = cards.compsem_metadata(card).get("benchmark") if card is not None else None
-    if named in BENCHMARKS:
-        return named
-    for name, spec in BENCHMARKS.items():
-        if configs and all(config in spec.builder.builder_configs for config in configs):
-            return name
-    return None
+    return named if named in BENCHMARKS else None
 
 
 def read_export(folder: Path) -> dict[str, dict[str, pa.Table]]:
@@ -119,7 +114,7 @@ def read_export(folder: Path) -> dict[str, dict[str, pa.Table]]:
                         f"The card lists {patterns} for {name}/{entry['split']} but no such file "
                         f"is in {folder}: rebuild the export."
                     )
-                splits[entry["split"]] = pa.concat_tables(pq.read_table(p) for p in paths)
+                splits[entry["split"]] = pa.concat_tables(read_parquet(p) for p in paths)
             configs[name] = splits
     else:
         for path in sorted(
@@ -208,7 +203,13 @@ def audit_folder(
             raise AuditError(f"{folder} has no config(s) {unknown}; it has {sorted(tables)}.")
         tables = {name: tables[name] for name in configs}
     card = cards.read_card(folder) if (folder / "README.md").is_file() else None
-    benchmark = benchmark or detect_benchmark(card, list(tables))
+    benchmark = benchmark or detect_benchmark(card)
+    if benchmark is None:
+        raise AuditError(
+            f"Cannot tell which benchmark {folder} holds: it has no compsem card (README.md) and "
+            f"its configs {sorted(tables)} name none; pass --benchmark NAME "
+            f"(one of {', '.join(BENCHMARKS)})."
+        )
     version = cards.compsem_metadata(card).get("version") if card is not None else None
     report = audit_tables(
         tables, str(folder), benchmark, version, hypothesis_only, max_hypothesis_only_aucnorm

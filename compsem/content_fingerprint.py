@@ -87,8 +87,23 @@ def read_split_tables(folder: Path, config: str) -> dict[str, pa.Table]:
     for path in sorted((Path(folder) / config).glob("*.parquet")):
         shards.setdefault(path.name.split("-")[0], []).append(path)
     return {
-        split: pa.concat_tables(pq.read_table(p) for p in paths) for split, paths in shards.items()
+        split: pa.concat_tables(read_parquet(p) for p in paths) for split, paths in shards.items()
     }
+
+
+class UnreadableParquetError(ValueError):
+    """An export's Parquet file is damaged: the message names it and what to do."""
+
+
+def read_parquet(path: Path) -> pa.Table:
+    """One Parquet file of an export; a truncated or corrupt one is named, not a thrift error."""
+    try:
+        return pq.read_table(path)
+    except (pa.ArrowException, OSError) as error:
+        raise UnreadableParquetError(
+            f"{path} is not a readable Parquet file ({error}); rebuild the export (compsem build), "
+            "or download it again."
+        ) from None
 
 
 def export_fingerprints(folder: Path, configs: list[str] | None = None) -> dict[str, dict]:

@@ -81,6 +81,9 @@ def check_output_folder(
     reason = protected_reason(out)
     if reason:
         raise OutputFolderError(f"--out {out} {reason}; compsem never replaces it: {fix}.")
+    blocking = next((p for p in out.parents if p.exists() and not p.is_dir()), None)
+    if blocking is not None:
+        raise OutputFolderError(f"--out {out} lies inside {blocking}, which is a file; {fix}.")
     if not out.exists():
         return
     if not out.is_dir():

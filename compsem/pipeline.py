@@ -102,9 +102,16 @@ class TextLinesReader(BaseDiskReader):
     name = "📄 Text lines"
 
     def read_file(self, filepath: str):
-        with self.data_folder.open(filepath, "rt", compression="infer", encoding="utf-8") as handle:
-            for index, line in enumerate(handle):
-                text = line.strip()
+        with self.data_folder.open(filepath, "rb", compression="infer") as handle:
+            for index, raw in enumerate(handle):
+                try:
+                    text = raw.decode("utf-8-sig" if index == 0 else "utf-8").strip()
+                except UnicodeDecodeError as error:
+                    raise CorpusError(
+                        f"{self.data_folder.resolve_paths(filepath)}, line {index + 1}: byte "
+                        f"0x{raw[error.start]:02x} is not UTF-8; convert the file to UTF-8 "
+                        "(e.g. iconv -f latin1 -t utf-8)."
+                    ) from None
                 if not text:
                     continue
                 with self.track_time():
@@ -216,11 +223,25 @@ class SpacyAnnotator(PipelineStep):
         if multiprocess.parent_process() is not None:  # a pool worker, not the command itself
             die_with_parent()
         nlp = spacy_pipeline(self.spacy_model, self.disable)
-        pairs = ((document.text, document) for document in data)
+        pairs = ((document.text, document) for document in self.parseable(data, nlp.max_length))
         for doc, document in nlp.pipe(pairs, as_tuples=True, batch_size=self.batch_size):
             with self.track_time():
                 document.metadata.update(self.annotate(doc))
             self.stat_update("documents")
+            yield document
+
+    def parseable(self, data, max_length: int):
+        """The documents spaCy can parse: one longer than its ``max_length`` (a whole book on
+        one line, say) would stop the run with error E088 and needs memory in proportion, so it
+        is skipped, logged and counted (``skipped_too_long`` in the run's stats)."""
+        for document in data:
+            if len(document.text) > max_length:
+                logger.warning(
+                    f"Skipped document {document.id}: {len(document.text):,} characters, over "
+                    f"spaCy's limit of {max_length:,}; split it into paragraphs to include it."
+                )
+                self.stat_update("skipped_too_long")
+                continue
             yield document
 
 
@@ -301,8 +322,8 @@ class PipelineConfig(datasets.BuilderConfig):
     spacy_model: str = build_setting(
         DEFAULT_SPACY_MODEL, "an installed spaCy pipeline with a parser (e.g. en_core_web_lg)"
     )
-    tasks: int = build_setting(1, "datatrove tasks (the corpus is sharded by file)")
-    workers: int = build_setting(1, "datatrove tasks run at once")
+    tasks: int = build_setting(1, "datatrove tasks (the corpus is sharded by file)", minimum=1)
+    workers: int = build_setting(1, "datatrove tasks run at once", minimum=1)
 
 
 def run_in_cache(

@@ -27,13 +27,38 @@ from typing import Any
 
 _HELP = "compsem_help"
 _METAVAR = "compsem_metavar"
+_MINIMUM = "compsem_minimum"
 # What a flag's value looks like in --help where the setting names no metavar of its own.
 _METAVARS = {int: "N", float: "X", str: "VALUE"}
+# Every count and seed is non-negative and every float setting is a share, so a value outside
+# these bounds is a typo, refused by argparse before any work ("--max-docs -3" once reached
+# itertools.islice). A setting where 0 means nothing useful raises its own minimum.
+_BOUNDS = {int: (0, None), float: (0.0, 1.0)}
 
 
-def build_setting(default: Any, help: str, *, metavar: str | None = None) -> Any:
-    """A config field that is a build setting: ``compsem build`` gets a flag for it."""
-    return dataclasses.field(default=default, metadata={_HELP: help, _METAVAR: metavar})
+def build_setting(
+    default: Any, help: str, *, metavar: str | None = None, minimum: int | None = None
+) -> Any:
+    """A config field that is a build setting: ``compsem build`` gets a flag for it.
+
+    ``minimum``: the smallest value allowed, where it is above the type's bound (0 for integers).
+    """
+    metadata = {_HELP: help, _METAVAR: metavar, _MINIMUM: minimum}
+    return dataclasses.field(default=default, metadata=metadata)
+
+
+def bounded(kind: type, minimum: float | None = None, maximum: float | None = None):
+    """An argparse type: ``kind`` (int or float) between ``minimum`` and ``maximum``."""
+
+    def parse(text: str):
+        value = kind(text)
+        if (minimum is not None and value < minimum) or (maximum is not None and value > maximum):
+            span = f"from {minimum} to {maximum}" if maximum is not None else f"{minimum} or more"
+            raise argparse.ArgumentTypeError(f"{text} is out of range: give a number {span}")
+        return value
+
+    parse.__name__ = kind.__name__  # argparse names it in "invalid int value: 'x'"
+    return parse
 
 
 def setting_fields(config_class: type) -> Iterator[dataclasses.Field]:
@@ -63,6 +88,9 @@ def add_setting_arguments(parser: argparse.ArgumentParser, config_class: type) -
         metavar = f.metadata[_METAVAR] or _METAVARS.get(keywords.get("type"))
         if metavar and "action" not in keywords:
             keywords["metavar"] = metavar
+        if keywords.get("type") in _BOUNDS:
+            minimum, maximum = _BOUNDS[keywords["type"]]
+            keywords["type"] = bounded(keywords["type"], f.metadata[_MINIMUM] or minimum, maximum)
         parser.add_argument(
             "--" + f.name.replace("_", "-"),
             dest=f.name,

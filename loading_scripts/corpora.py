@@ -105,6 +105,21 @@ class Corpus:
                 yield document.text
 
 
+def check_parquet_footers(files: tuple[Path, ...]) -> tuple[Path, ...]:
+    """``files``, once each Parquet file among them has a readable footer: a truncated download
+    is named before any parsing, not reported by a worker as a thrift error."""
+    for path in files:
+        if path.suffix == ".parquet":
+            try:
+                pq.ParquetFile(path)
+            except (pa.ArrowException, OSError) as error:
+                raise CorpusError(
+                    f"{path} is not a readable Parquet file ({error}); it may be truncated: "
+                    "download or write it again."
+                ) from None
+    return files
+
+
 def open_corpus(spec: str | Path, text_column: str = "text", split: str = "train") -> Corpus:
     """Resolve a corpus spec; raises :class:`CorpusError` for anything unreadable. ``split``
     is the split of a Hub dataset."""
@@ -123,9 +138,14 @@ def open_corpus(spec: str | Path, text_column: str = "text", split: str = "train
         files = tuple(sorted(p for p in path.rglob("*") if p.suffix in _SUFFIXES))
         if not files:
             raise CorpusError(f"Folder {path} holds no {', '.join(_SUFFIXES)} files.")
-        return Corpus(spec, path, files, text_column)
+        return Corpus(spec, path, check_parquet_footers(files), text_column)
     if path.is_file() and path.suffix in _SUFFIXES:
-        return Corpus(spec, path.parent, (path,), text_column)
+        return Corpus(spec, path.parent, check_parquet_footers((path,)), text_column)
+    if not path.exists():
+        raise CorpusError(
+            f"Corpus {spec!r} not found: no such file or folder (and not a corpus name: "
+            f"{WORDNET_GLOSSES!r}, {EMBEDDED!r}, {', '.join(SOURCES)}, or hf://datasets/…)."
+        )
     raise CorpusError(
         f"Cannot read corpus {spec!r}: give {WORDNET_GLOSSES!r}, {EMBEDDED!r}, an embedded "
         f"source ({', '.join(SOURCES)}), hf://datasets/OWNER/NAME[/CONFIG], a "

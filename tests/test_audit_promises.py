@@ -10,7 +10,7 @@ import pyarrow.parquet as pq
 import pytest
 
 from compsem import audit_checks as checks
-from compsem.audit import audit_folder, audit_release, audit_tables
+from compsem.audit import AuditError, audit_folder, audit_release, audit_tables
 from compsem.builders import BENCHMARKS
 from compsem.builders.plane.audit import AUDIT_CHECKS as PLANE_AUDIT_CHECKS
 from compsem.card import AUDIT_START, card_problems
@@ -278,12 +278,14 @@ def test_bad_input_gets_one_clear_error(tmp_path, capsys):
     assert "are not original plane configs" in capsys.readouterr().err
 
 
-def test_an_uncarded_folder_is_audited_by_its_config_names(tmp_path):
+def test_an_uncarded_folder_is_audited_once_its_benchmark_is_named(tmp_path):
     folder = tmp_path / "export"
     for split, table in goood().items():
         (folder / "goood_split_1").mkdir(parents=True, exist_ok=True)
         pq.write_table(table, folder / "goood_split_1" / f"{split}-00000-of-00001.parquet")
-    report = audit_folder(folder, hypothesis_only=False)
+    with pytest.raises(AuditError, match="pass --benchmark NAME"):
+        audit_folder(folder, hypothesis_only=False)
+    report = audit_folder(folder, benchmark="plane", hypothesis_only=False)
     assert report.benchmark == "plane" and report.ok
     assert report.configs[0].regime == "goood"
     assert not (folder / "README.md").exists()

@@ -61,8 +61,11 @@ def test_missing_text_field_names_the_record_and_suggests_the_flag(tmp_path):
 
 
 def test_unreadable_spec_lists_what_is_accepted(tmp_path):
+    (tmp_path / "table.csv").write_text("text\nA red car.\n")
     with pytest.raises(CorpusError, match="give 'wordnet_glosses'"):
-        open_corpus(tmp_path / "missing.csv")
+        open_corpus(tmp_path / "table.csv")
+    with pytest.raises(CorpusError, match="missing.txt' not found: no such file or folder"):
+        open_corpus(tmp_path / "missing.txt")
 
 
 def test_a_second_build_of_the_same_corpus_waits_for_the_first(tmp_path):

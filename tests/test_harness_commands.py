@@ -260,13 +260,22 @@ def test_bad_requests_get_one_clear_message(plane, tmp_path, command_line, messa
     assert not (tmp_path / "out").exists()
 
 
-def test_a_missing_dataset_folder_or_model_is_named(tmp_path, plane):
+def test_a_missing_dataset_folder_or_model_is_named(tmp_path, plane, capsys):
     with pytest.raises(ValueError, match="no folder ./nowhere/plane"):
         compsem("train --config x", dataset="./nowhere/plane", out=tmp_path)
+    with pytest.raises(SystemExit):
+        compsem(
+            f"train --config goood_split_1 {TINY}",
+            dataset=plane,
+            out=tmp_path / "runs",
+            model=tmp_path / "no-model",
+        )
+    assert "no-model' not found: no such folder" in capsys.readouterr().err
+    (tmp_path / "not-a-model").mkdir()
     with pytest.raises(OSError, match="cannot load the tokenizer of"):
         compsem(
             f"train --config goood_split_1 {TINY}",
             dataset=plane,
-            out=tmp_path,
-            model=tmp_path / "no-model",
+            out=tmp_path / "runs",
+            model=tmp_path / "not-a-model",
         )

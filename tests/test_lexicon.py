@@ -34,13 +34,29 @@ def test_user_lexicon_with_header_notes_and_original_class_letters(tmp_path):
     [
         ("red I colour\n", r"line 1: expected 'adjective<TAB>class\[<TAB>note\]'"),
         ("red\tX\n", r"line 1: unknown class 'X' for 'red'; use one of I .*S .*O"),
-        ("red\tI\nred\tS\n", r"line 2: 'red' is listed as I and as S"),
+        ("red\tI\nred\tS\n", r"line 2: 'red' is listed again \(first on line 1, as I; here as S\)"),
+        ("red\tI\nred\tI\n", r"line 2: 'red' is listed again"),
         ("\n# only a comment\n", "lists no adjectives"),
     ],
 )
 def test_malformed_lexicon_lines_are_named(text, message):
     with pytest.raises(LexiconError, match=message):
         parse_adjective_lexicon(text, "mine.tsv")
+
+
+def test_a_byte_order_mark_does_not_hide_the_first_adjective(tmp_path):
+    path = tmp_path / "excel.tsv"
+    path.write_bytes("red\tI\nfake\tO\n".encode("utf-8-sig"))
+    assert load_adjective_lexicon(path).classes == {"red": "I", "fake": "O"}
+    path.write_bytes("adjective\tclass\nred\tI\n".encode("utf-8-sig"))
+    assert load_adjective_lexicon(path).classes == {"red": "I"}
+
+
+def test_bytes_that_are_not_utf8_name_file_and_line(tmp_path):
+    path = tmp_path / "latin1.tsv"
+    path.write_bytes("red\tI\ncaf\xe9\tI\n".encode("latin-1"))
+    with pytest.raises(LexiconError, match=r"latin1.tsv, line 2: byte 0xe9 is not UTF-8; save"):
+        load_adjective_lexicon(path)
 
 
 def test_missing_lexicon_file(tmp_path):

@@ -13,6 +13,7 @@ from importlib import resources
 from pathlib import Path
 
 from compsem.fingerprint import fingerprint
+from compsem.resources.user_text import read_user_text
 
 # The paper's adjective types (§2.2, Table 1), in its column order, with its shorthand.
 ADJECTIVE_TYPES = (
@@ -136,4 +137,4 @@ def load_lexicon(path: str | Path | None = None) -> MontagueLexicon:
         raise MontagueLexiconError(
             f"Lexicon file {path} does not exist; pass a 'word<TAB>type<TAB>synonym' TSV file."
         )
-    return parse_lexicon(path.read_text(encoding="utf-8"), source=path.name)
+    return parse_lexicon(read_user_text(path, MontagueLexiconError), source=path.name)

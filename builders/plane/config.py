@@ -79,7 +79,7 @@ class PlaneConfig(PipelineConfig):
     )
     seed: int = build_setting(42, "base random seed; each regime and resample derives its own")
     max_docs: int | None = build_setting(
-        None, "parse only the first N documents (of each datatrove task's share)"
+        None, "parse only the first N documents (of each datatrove task's share)", minimum=1
     )
     test_fraction: float = build_setting(
         0.4, "share of the row mass whose vocabulary goes to test (GOoD, One-IT)"

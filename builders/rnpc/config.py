@@ -95,7 +95,7 @@ class RnpcConfig(datasets.BuilderConfig):
     task: str = "spte"
     regime: str = "split"
     size: int = build_setting(
-        10_000, "items per task (all splits together), balanced across labels"
+        10_000, "items per task (all splits together), balanced across labels", minimum=1
     )
     seed: int = build_setting(42, "base random seed; each task derives its own generators")
     lexicon: str | None = build_setting(

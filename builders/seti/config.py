@@ -150,7 +150,9 @@ class SetiConfig(datasets.BuilderConfig):
     lexicon: str | None = build_setting(
         None, "source-sentence lexicon TSV; default: the shipped one", metavar="FILE"
     )
-    sentences: int = build_setting(1000, "source sentences to generate (ignored with --sick)")
+    sentences: int = build_setting(
+        1000, "source sentences to generate (ignored with --sick)", minimum=1
+    )
     passive_share: float = build_setting(
         0.25, "share of generated transitive source sentences in the passive voice"
     )

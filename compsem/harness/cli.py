@@ -13,6 +13,7 @@ from pathlib import Path
 
 from compsem.harness.device import DEVICES, PRECISIONS
 from compsem.harness.llm_cli import add_llm_commands
+from compsem.harness.offline_models import model_argument
 from compsem.harness.presets import PRESETS
 from compsem.harness.report import aggregate, render
 from compsem.harness.schema import INPUT_FORMS
@@ -54,7 +55,7 @@ def _device_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def _training_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--model", help=MODEL_HELP)
+    parser.add_argument("--model", type=model_argument, help=MODEL_HELP)
     parser.add_argument(
         "--seeds", type=int, nargs="+", default=[1], metavar="SEED", help="one run per seed"
     )
@@ -208,7 +209,9 @@ def add_commands(subparsers) -> None:
         "--model roberta-large-mnli --out runs/zero\n",
     )
     _data_arguments(zero)
-    zero.add_argument("--model", required=True, help="an NLI classifier: Hub id or folder")
+    zero.add_argument(
+        "--model", type=model_argument, required=True, help="an NLI classifier: Hub id or folder"
+    )
     zero.add_argument(
         "--label-map",
         nargs="+",
@@ -229,7 +232,9 @@ def add_commands(subparsers) -> None:
         "runs/prompt\n",
     )
     _data_arguments(prompt, config_default="two_shot")
-    prompt.add_argument("--model", required=True, help="a masked language model")
+    prompt.add_argument(
+        "--model", type=model_argument, required=True, help="a masked language model"
+    )
     _inference_arguments(prompt, batch_size=32, max_length=128)
     prompt.set_defaults(handler=cmd_prompt)
 
@@ -243,7 +248,7 @@ def add_commands(subparsers) -> None:
         "bert-base-uncased --method cosine --out runs/booqa\n",
     )
     _data_arguments(score)
-    score.add_argument("--model", help=MODEL_HELP)
+    score.add_argument("--model", type=model_argument, help=MODEL_HELP)
     score.add_argument(
         "--method",
         choices=["auto", "nli", "cosine"],

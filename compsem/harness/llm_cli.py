@@ -8,7 +8,12 @@ from pathlib import Path
 
 from compsem.harness.device import DEVICES, PRECISIONS
 from compsem.harness.lm_eval_tasks import write_tasks
-from compsem.harness.offline_models import OFFLINE_MODELS, model_path, setup_smollm2
+from compsem.harness.offline_models import (
+    OFFLINE_MODELS,
+    model_argument,
+    model_path,
+    setup_smollm2,
+)
 from compsem.help_format import HelpFormatter
 from compsem.output_folder import results_folder
 
@@ -78,7 +83,10 @@ def _llm_parser(subparsers) -> None:
     llm.add_argument("--revision", help="Hub revision (tag, branch or commit) to load")
     llm.add_argument("--out", type=results_folder, required=True, help="folder for results")
     llm.add_argument(
-        "--model", default="smollm2", help="Hub id, local folder, or smollm2 (offline)"
+        "--model",
+        type=model_argument,
+        default="smollm2",
+        help="Hub id, local folder, or smollm2 (offline)",
     )
     llm.add_argument("--shots", type=int, default=0, metavar="K", help="demonstrations per row")
     llm.add_argument("--seed", type=int, default=1, help="seed of the demonstrations drawn")

@@ -12,6 +12,7 @@
 
 from __future__ import annotations
 
+import argparse
 import os
 import shutil
 import subprocess
@@ -78,7 +79,24 @@ def model_path(name: str) -> Path:
 
 def resolve_model(name: str) -> str:
     """An offline model's folder for its short name; any other name (Hub id, folder) as is."""
-    return str(model_path(name)) if name in OFFLINE_MODELS else name
+    return str(model_path(name)) if name in OFFLINE_MODELS else model_argument(name)
+
+
+def model_argument(name: str) -> str:
+    """A ``--model`` value: an offline model's name, a Hub id, or a folder that exists.
+
+    A name that can only be a path (``./model``, ``/data/ckpt``, ``a/b/c``) but names nothing is
+    refused before any work: ``transformers`` would report it as a malformed Hub repo id.
+    """
+    path_like = name.startswith(("/", ".", "~")) or name.count("/") > 1
+    if name in OFFLINE_MODELS or not path_like:
+        return name
+    if not Path(name).expanduser().exists():
+        raise argparse.ArgumentTypeError(
+            f"model {name!r} not found: no such folder. Give a model folder, a Hub id "
+            f"(ORG/NAME), or an offline model ({', '.join(OFFLINE_MODELS)})"
+        )
+    return str(Path(name).expanduser())
 
 
 def _installed_gguf() -> Path | None:

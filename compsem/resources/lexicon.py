@@ -7,6 +7,7 @@ from importlib import resources
 from pathlib import Path
 
 from compsem.fingerprint import fingerprint
+from compsem.resources.user_text import read_user_text
 
 ADJECTIVE_CLASSES = ("I", "S", "O")  # intersective, subsective, intensional
 CLASS_NAMES = {"I": "intersective", "S": "subsective", "O": "intensional"}
@@ -38,6 +39,7 @@ def default_lexicon_path() -> Path:
 
 def parse_adjective_lexicon(text: str, source: str) -> AdjectiveLexicon:
     classes: dict[str, str] = {}
+    first_line: dict[str, int] = {}
     for number, line in enumerate(text.splitlines(), start=1):
         fields = line.rstrip("\r").split("\t")
         if (
@@ -63,12 +65,13 @@ def parse_adjective_lexicon(text: str, source: str) -> AdjectiveLexicon:
                 f"{where}: unknown class {fields[1]!r} for {adjective!r}; use one of "
                 "I (intersective), S (subsective) or O (intensional)."
             )
-        if classes.get(adjective, label) != label:
+        if adjective in classes:
             raise LexiconError(
-                f"{where}: {adjective!r} is listed as {classes[adjective]} and as {label}; "
-                "keep one class per adjective."
+                f"{where}: {adjective!r} is listed again (first on line {first_line[adjective]}, "
+                f"as {classes[adjective]}; here as {label}); keep one line per adjective."
             )
         classes[adjective] = label
+        first_line[adjective] = number
     if not classes:
         raise LexiconError(f"{source} lists no adjectives.")
     return AdjectiveLexicon(classes=classes, source=source)
@@ -79,4 +82,4 @@ def load_adjective_lexicon(path: str | Path | None = None) -> AdjectiveLexicon:
     path = Path(path) if path is not None else default_lexicon_path()
     if not path.is_file():
         raise LexiconError(f"Lexicon file {path} does not exist; pass a TSV file.")
-    return parse_adjective_lexicon(path.read_text(encoding="utf-8"), source=path.name)
+    return parse_adjective_lexicon(read_user_text(path, LexiconError), source=path.name)

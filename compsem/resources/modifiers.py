@@ -19,6 +19,7 @@ import pyarrow as pa
 
 from compsem.fingerprint import fingerprint
 from compsem.resources.lexicon import LexiconError
+from compsem.resources.user_text import read_user_text
 
 CATEGORIES = ("intersective", "subsective", "privative")
 CATEGORY_CODES = {"intersective": "int", "subsective": "sub", "privative": "pri"}
@@ -110,7 +111,7 @@ def read_tsv(path: Path, columns: tuple[str, ...], required: int) -> list[tuple[
             f"{path} does not exist; pass a TSV file with columns {', '.join(columns)}."
         )
     rows = []
-    for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), start=1):
+    for number, line in enumerate(read_user_text(path, LexiconError).splitlines(), start=1):
         if not line.strip() or line.startswith("#"):
             continue
         fields = [f.strip() for f in line.rstrip("\r").split("\t")]

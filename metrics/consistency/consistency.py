@@ -77,6 +77,14 @@ TESTS = ("intersectivity", "pair_intersectivity", "non_subsectivity")
 _CHUNK = 4096  # phrases per block, so gathered word vectors stay small
 
 
+def _is_numeric(vector) -> bool:
+    try:
+        np.asarray(vector, dtype=np.float64)
+    except (TypeError, ValueError):
+        return False
+    return True
+
+
 def check_phrases(phrases, words, types) -> None:
     """Raise one ValueError naming the first malformed phrase and how to fix it."""
     if not (len(phrases) == len(words) == len(types)):
@@ -149,7 +157,15 @@ def embed(
                 "model= instead"
             )
         try:
-            vectors = np.stack([np.asarray(embeddings[text], dtype=np.float64) for text in strings])
+            rows = [np.asarray(embeddings[text], dtype=np.float64) for text in strings]
+        except (TypeError, ValueError):
+            text = next(t for t in strings if not _is_numeric(embeddings[t]))
+            raise ValueError(
+                f"the embedding of {text!r} is {embeddings[text]!r:.60}, not a vector of numbers: "
+                "give every phrase and word a list or array of floats"
+            ) from None
+        try:
+            vectors = np.stack(rows)
         except ValueError:
             sizes = sorted({np.shape(embeddings[text]) for text in strings})
             raise ValueError(

@@ -90,12 +90,16 @@ def check_measurements(shots, scores) -> tuple[np.ndarray, np.ndarray]:
             f"shots and scores differ in length ({len(counts)} vs {len(values)}): pass one k and "
             "one score per measurement"
         )
+    if len(values) == 0:
+        raise ValueError("shots and scores are empty: pass one k and one score per measurement")
     if not np.isfinite(values).all():
         raise ValueError("scores contain NaN or infinite values: drop or re-run those points")
-    whole = np.isfinite(counts) & (counts == np.round(counts)) & (counts >= 0)
+    # Shots are training-set sizes: beyond 2**53 a float64 cannot even hold them exactly.
+    whole = np.isfinite(counts) & (counts == np.round(counts)) & (counts >= 0) & (counts < 2**53)
     if not whole.all():
         raise ValueError(
-            f"shots must be whole numbers ≥ 0 (training examples); got {counts[~whole][0]:g}"
+            "shots must be whole numbers from 0 to 2**53 (training examples); got "
+            f"{counts[~whole][0]:g}"
         )
     return counts.astype(np.int64), values
 
