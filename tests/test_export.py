@@ -107,3 +107,20 @@ def test_regime_too_small_for_the_corpus_says_what_to_do(tmp_path):
     with pytest.raises(ValueError, match="raise --max-docs"):
         export_benchmark("plane", tmp_path / "plane", ["goood_split_1"], max_docs=50)
     assert not Path(tmp_path / "plane").exists()
+
+
+def test_a_cold_and_a_warm_cache_write_the_same_card(tmp_path, monkeypatch):
+    """The card's byte counts are the Parquet files' sizes, whatever the caches held."""
+    corpus = tmp_path / "corpus.txt"
+    corpus.write_text(
+        "A former president met a possible candidate.\nA red car passed a fake gun shop.\n"
+    )
+    monkeypatch.setenv("COMPSEM_CACHE", str(tmp_path / "cold"))
+    cards = []
+    for name in ("cold", "warm"):
+        out = tmp_path / name / "export"
+        export_benchmark("plane", out, ["full"], corpus=str(corpus))
+        cards.append((out / "README.md").read_text())
+        sizes = sum(path.stat().st_size for path in (out / "full").glob("*.parquet"))
+        assert f"dataset_size: {sizes}" in cards[-1]
+    assert cards[0] == cards[1]
