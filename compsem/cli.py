@@ -3,8 +3,14 @@
 from __future__ import annotations
 
 import argparse
+import logging
 import sys
+import time
+from contextlib import contextmanager
 from pathlib import Path
+
+import datasets
+from datatrove.utils.logging import logger as datatrove_logger
 
 from compsem import publish_cli
 from compsem.builders import BENCHMARKS
@@ -55,26 +61,60 @@ def cmd_demo(args: argparse.Namespace) -> int:
     for name in args.benchmarks:  # every target before any work
         spec = BENCHMARKS[name]
         check_output_folder(args.out / name, export_kind(spec))
+    args.out.mkdir(parents=True, exist_ok=True)
+    log = args.out / "demo.log"
+    quiet_libraries(log)
+    started = time.perf_counter()
     for name in args.benchmarks:
         out = args.out / name
         spec = BENCHMARKS[name]
-        exports = export_benchmark(spec, out, **spec.demo_settings())
+        with timed(f"build {name}"):
+            exports = export_benchmark(spec, out, **spec.demo_settings())
         print(f"\n## {spec.title}\n")
         print(summary_table(name, exports))
         example = spec.builder.DEFAULT_CONFIG_NAME
         print(f"\nExported to {out}/ — load_dataset({str(out)!r}, {example!r})")
     if "plane" in args.benchmarks:
         print("\n## Baseline: all-MiniLM-L6-v2 fine-tuned on PLANE goood_split_1\n")
-        print(harness_cli.demo_baseline(args.out / "plane"))
+        with timed("fine-tune all-MiniLM-L6-v2"):
+            print(harness_cli.demo_baseline(args.out / "plane"))
 
         print("\n## SmolLM2-135M-Instruct zero-shot on PLANE goood_split_1, by log-likelihood\n")
         from compsem.harness.llm_run import demo_llm_table  # imports torch and transformers
 
-        print(demo_llm_table(args.out / "plane"))
+        with timed("score SmolLM2-135M-Instruct"):
+            print(demo_llm_table(args.out / "plane"))
     if "montague" in args.benchmarks:
         print("\n## Montague consistency of all-MiniLM-L6-v2 (AN phrases)\n")
-        print(embed_cli.demo_table(args.out / "montague"))
+        with timed("embed Montague phrases"):
+            print(embed_cli.demo_table(args.out / "montague"))
+    total = time.perf_counter() - started
+    print(f"\nDemo done in {total / 60:.1f} min; exports in {args.out}/, library logs in {log}")
     return 0
+
+
+@contextmanager
+def timed(step: str):
+    """Print a step's wall time once it ends."""
+    started = time.perf_counter()
+    yield
+    print(f"[{step}: {time.perf_counter() - started:.0f} s]")
+
+
+def quiet_libraries(log: Path) -> None:
+    """Library chatter (datasets' per-split bars and notices, transformers' and datatrove's
+    logs) goes to ``log``; compsem's own tables and one bar per long step stay on the console."""
+    import transformers  # deferred: seconds to import, and `compsem --help` needs none of it
+
+    datasets.disable_progress_bars()
+    datasets.logging.set_verbosity_error()
+    transformers.logging.set_verbosity_error()
+    transformers.logging.disable_progress_bar()
+    handler = logging.FileHandler(log, mode="w")
+    for name in ("datasets", "transformers", "evaluate", "sentence_transformers"):
+        logging.getLogger(name).addHandler(handler)
+    datatrove_logger.remove()
+    datatrove_logger.add(log, level="INFO")
 
 
 def cmd_doctor(args: argparse.Namespace) -> int:
