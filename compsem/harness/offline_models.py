@@ -77,6 +77,26 @@ def model_path(name: str) -> Path:
     raise ValueError(f"unknown offline model {name!r}; choose one of {', '.join(OFFLINE_MODELS)}")
 
 
+# The names the offline copies are published under, for results and tables.
+PUBLIC_NAMES = {
+    MINILM: "sentence-transformers/all-MiniLM-L6-v2",
+    SMOLLM2: "HuggingFaceTB/SmolLM2-135M-Instruct",
+}
+
+
+def public_name(model: str) -> str | None:
+    """The published name of an offline model given by short name or folder, else None."""
+    if model in PUBLIC_NAMES:
+        return PUBLIC_NAMES[model]
+    for name in OFFLINE_MODELS:
+        try:
+            if Path(model).resolve() == model_path(name).resolve():
+                return PUBLIC_NAMES[name]
+        except RuntimeError:  # not installed here
+            continue
+    return None
+
+
 def resolve_model(name: str) -> str:
     """An offline model's folder for its short name; any other name (Hub id, folder) as is."""
     return str(model_path(name)) if name in OFFLINE_MODELS else model_argument(name)

@@ -11,6 +11,8 @@ from pathlib import Path
 
 import numpy as np
 
+from compsem.harness.offline_models import public_name
+
 IN_DISTRIBUTION = "_in_distribution"
 
 
@@ -20,7 +22,11 @@ def family(config: str) -> str:
 
 
 def model_name(model: str) -> str:
-    """A short name: Hub ids as they are, local folders by their last two path parts."""
+    """A short name: offline models by their published name, Hub ids as they are, other local
+    folders by their last two path parts."""
+    published = public_name(model)
+    if published:
+        return published
     if model.startswith(("/", ".", "~")) or re.match(r"^[A-Za-z]:\\", model):
         return "/".join(Path(model).parts[-2:])
     return model
