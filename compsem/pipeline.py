@@ -62,7 +62,17 @@ def spacy_pipeline(name: str = DEFAULT_SPACY_MODEL, disable: tuple[str, ...] = (
     return load_pipeline(name, tuple(disable))
 
 
-class JsonlLinesReader(BaseDiskReader):
+class FirstTaskProgress:
+    """A reader mixin: only task 0 draws its document bar. Every task drawing its own made bars
+    overwrite each other on one console line; the corpus is sharded evenly by file, so task 0's
+    pace is the run's."""
+
+    def run(self, data=None, rank: int = 0, world_size: int = 1):
+        self.doc_progress = self.doc_progress and rank == 0
+        return super().run(data, rank, world_size)
+
+
+class JsonlLinesReader(FirstTaskProgress, BaseDiskReader):
     """datatrove's disk reader for JSON Lines, strict about malformed lines.
 
     datatrove's own ``JsonlReader`` skips a line it cannot decode with a warning (and needs
@@ -96,7 +106,7 @@ class JsonlLinesReader(BaseDiskReader):
                     yield document
 
 
-class TextLinesReader(BaseDiskReader):
+class TextLinesReader(FirstTaskProgress, BaseDiskReader):
     """datatrove's disk reader for plain text: one document per non-empty line, stripped."""
 
     name = "📄 Text lines"
@@ -120,11 +130,19 @@ class TextLinesReader(BaseDiskReader):
                     yield document
 
 
+class ParquetFileReader(FirstTaskProgress, ParquetReader):
+    """datatrove's Parquet reader, with one document bar per run."""
+
+
+class SavedDatasetReader(FirstTaskProgress, HuggingFaceDatasetReader):
+    """datatrove's reader of ``datasets`` folders, with one document bar per run."""
+
+
 # File readers by name ending; the paths files they shard by are named after the first ending.
 FILE_READERS = (
     ((".txt",), TextLinesReader),
     ((".jsonl", ".jsonl.gz"), JsonlLinesReader),
-    ((".parquet",), ParquetReader),
+    ((".parquet",), ParquetFileReader),
 )
 
 
@@ -143,7 +161,7 @@ def corpus_readers(
     """
     if saved_dataset:
         return [
-            HuggingFaceDatasetReader(
+            SavedDatasetReader(
                 str(root),
                 load_from_disk=True,
                 adapter=adapter,
