@@ -21,6 +21,7 @@ from compsem.harness import embed_cli
 from compsem.help_format import HelpFormatter
 from compsem.metrics import add_cli as add_metrics_commands
 from compsem.output_folder import check_output_folder, output_path, read_marker
+from compsem.process_guard import private_tempdir
 from compsem.resources.spacy_pipeline import DEFAULT_SPACY_MODEL
 from compsem.resources.wordnet import install_debian_wordnet
 from compsem.settings import add_setting_arguments, setting_values
@@ -225,6 +226,8 @@ def build_parser() -> argparse.ArgumentParser:
 
 def main(argv: list[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
+    if argv is None:  # a real command, not a call from Python: keep its temporary files together
+        private_tempdir()
     try:
         return args.handler(args)
     except (ValueError, RuntimeError, OSError) as error:

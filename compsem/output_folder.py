@@ -24,6 +24,8 @@ import tempfile
 from contextlib import contextmanager
 from pathlib import Path
 
+from compsem.process_guard import process_alive
+
 MARKER = ".compsem-export.json"
 
 
@@ -118,16 +120,6 @@ def remove_dead_staging(out: Path) -> None:
         match = pattern.fullmatch(path.name)
         if match and path.is_dir() and not process_alive(int(match.group(1))):
             shutil.rmtree(path, ignore_errors=True)
-
-
-def process_alive(pid: int) -> bool:
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    except PermissionError:  # alive, someone else's
-        return True
-    return True
 
 
 def readable_by_others(folder: Path) -> None:

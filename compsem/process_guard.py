@@ -10,10 +10,14 @@ command is gone (its pipe closes), which then kills the workers that set the sig
 
 from __future__ import annotations
 
+import atexit
 import ctypes
 import os
+import shutil
 import signal
 import sys
+import tempfile
+from pathlib import Path
 
 PR_SET_PDEATHSIG = 1  # <linux/prctl.h>
 
@@ -41,3 +45,34 @@ def guard_forked_children() -> None:
     if command not in _guarded:  # os.register_at_fork cannot unregister: register once
         _guarded.add(command)
         os.register_at_fork(after_in_child=lambda: die_with_parent(command))
+
+
+def private_tempdir() -> Path:
+    """Point this process's (and its children's) temporary files at ``<tmp>/compsem-PID-*``.
+
+    multiprocessing's ``pymp-*`` folders, datasets' scratch files and the like are removed by the
+    code that made them, unless the process is killed. Kept under one folder named after this
+    process, they go with it at exit, and the next command removes the folders of processes that
+    no longer run.
+    """
+    base = Path(tempfile.gettempdir())
+    for folder in base.glob("compsem-*-*"):
+        pid = folder.name.split("-")[1]
+        if folder.is_dir() and pid.isdigit() and not process_alive(int(pid)):
+            shutil.rmtree(folder, ignore_errors=True)
+    folder = Path(tempfile.mkdtemp(prefix=f"compsem-{os.getpid()}-", dir=base))
+    tempfile.tempdir = str(folder)
+    os.environ["TMPDIR"] = str(folder)
+    atexit.register(shutil.rmtree, folder, ignore_errors=True)
+    return folder
+
+
+def process_alive(pid: int) -> bool:
+    """Whether a process with this pid runs (someone else's counts)."""
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+    return True

@@ -1,10 +1,13 @@
 """A killed or interrupted build leaves no process and no staging folder behind."""
 
 import os
+import shutil
 import signal
 import subprocess
 import sys
+import tempfile
 import time
+from pathlib import Path
 
 import psutil
 import pytest
@@ -16,14 +19,22 @@ pytestmark = pytest.mark.slow
 SENTENCE = "The former president met a possible candidate near the old wooden bridge.\n"
 
 
-def start_build(tmp_path):
+@pytest.fixture
+def temporary():
+    """The builds' TMPDIR: short, as multiprocessing's socket paths must fit in 108 bytes."""
+    folder = Path(tempfile.mkdtemp(prefix="ci-", dir="/tmp"))
+    yield folder
+    shutil.rmtree(folder, ignore_errors=True)
+
+
+def start_build(tmp_path, temporary):
     """A PLANE build parsing two text files in two worker processes, and its output path."""
     corpus = tmp_path / "corpus"
     corpus.mkdir()
     for name in ("a.txt", "b.txt"):
         (corpus / name).write_text(SENTENCE * 40_000)
     out = tmp_path / "plane"
-    env = {**os.environ, "COMPSEM_CACHE": str(tmp_path / "cache")}
+    env = {**os.environ, "COMPSEM_CACHE": str(tmp_path / "cache"), "TMPDIR": str(temporary)}
     command = [sys.executable, "-m", "compsem.cli", "build", "plane", "--corpus", str(corpus)]
     command += ["--tasks", "2", "--workers", "2", "--out", str(out)]
     process = subprocess.Popen(command, env=env, stderr=subprocess.PIPE, text=True)
@@ -35,11 +46,18 @@ def wait_for_workers(process, count=2, timeout=120) -> list[psutil.Process]:
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
         children = psutil.Process(process.pid).children(recursive=True)
-        busy = [child for child in children if child.cpu_percent(interval=0.2) > 20]
+        busy = [child for child in children if cpu_percent(child) > 20]
         if len(busy) >= count:
             return children
         assert process.poll() is None, process.stderr.read()
     pytest.fail("the build's workers never started parsing")
+
+
+def cpu_percent(child: psutil.Process) -> float:
+    try:
+        return child.cpu_percent(interval=0.2)
+    except psutil.NoSuchProcess:  # a short-lived helper (the fork server's spawn) already ended
+        return 0.0
 
 
 def assert_all_gone(processes, timeout=20):
@@ -47,8 +65,8 @@ def assert_all_gone(processes, timeout=20):
     assert not alive, f"still running: {[(p.pid, p.cmdline()[:3]) for p in alive]}"
 
 
-def test_sigkill_leaves_no_worker_and_the_next_run_no_staging(tmp_path):
-    process, out = start_build(tmp_path)
+def test_sigkill_leaves_no_worker_and_the_next_run_no_staging(tmp_path, temporary):
+    process, out = start_build(tmp_path, temporary)
     descendants = wait_for_workers(process)
     assert any(tmp_path.glob(".plane.partial-*"))
     process.kill()
@@ -56,10 +74,20 @@ def test_sigkill_leaves_no_worker_and_the_next_run_no_staging(tmp_path):
     assert_all_gone(descendants)
     remove_dead_staging(out)  # what the next run into that parent does first
     assert not any(tmp_path.glob(".plane.*"))
+    # multiprocessing's pymp-* folder sat in the killed command's own temporary folder, which
+    # the next command removes.
+    assert list(temporary.glob(f"compsem-{process.pid}-*/pymp-*"))
+    next_command = "from compsem.process_guard import private_tempdir; private_tempdir()"
+    subprocess.run(
+        [sys.executable, "-c", next_command],
+        env={**os.environ, "TMPDIR": str(temporary)},
+        check=True,
+    )
+    assert not list(temporary.iterdir())
 
 
-def test_ctrl_c_prints_one_line_and_exits_130(tmp_path):
-    process, out = start_build(tmp_path)
+def test_ctrl_c_prints_one_line_and_exits_130(tmp_path, temporary):
+    process, out = start_build(tmp_path, temporary)
     descendants = wait_for_workers(process)
     process.send_signal(signal.SIGINT)
     _, stderr = process.communicate(timeout=60)
