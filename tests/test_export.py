@@ -75,7 +75,7 @@ def test_unwritable_output_folder_gets_one_clear_error(tmp_path):
         target = tmp_path / "a-file" / "plane"
     else:
         target = locked / "plane"
-    with pytest.raises(OutputFolderError, match="choose an --out folder you can write to"):
+    with pytest.raises(OutputFolderError, match="choose an? .*--out|a file; choose a new folder"):
         export_benchmark("plane", target, ["full"], **SMALL)
 
 

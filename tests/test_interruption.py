@@ -37,7 +37,10 @@ def start_build(tmp_path, temporary):
     env = {**os.environ, "COMPSEM_CACHE": str(tmp_path / "cache"), "TMPDIR": str(temporary)}
     command = [sys.executable, "-m", "compsem.cli", "build", "plane", "--corpus", str(corpus)]
     command += ["--tasks", "2", "--workers", "2", "--out", str(out)]
-    process = subprocess.Popen(command, env=env, stderr=subprocess.PIPE, text=True)
+    # Its own session, as a terminal's foreground job: Ctrl-C signals the whole process group.
+    process = subprocess.Popen(
+        command, env=env, stderr=subprocess.PIPE, text=True, start_new_session=True
+    )
     return process, out
 
 
@@ -89,8 +92,8 @@ def test_sigkill_leaves_no_worker_and_the_next_run_no_staging(tmp_path, temporar
 def test_ctrl_c_prints_one_line_and_exits_130(tmp_path, temporary):
     process, out = start_build(tmp_path, temporary)
     descendants = wait_for_workers(process)
-    process.send_signal(signal.SIGINT)
-    _, stderr = process.communicate(timeout=60)
+    os.killpg(process.pid, signal.SIGINT)
+    _, stderr = process.communicate(timeout=180)
     assert process.returncode == 130
     assert "Traceback" not in stderr
     last = stderr.strip().splitlines()[-1]
