@@ -30,14 +30,9 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 from timing import against_raw_spacy
 
-from compsem.builders.booqa.propositions import (
-    ARTICLE_SCHEMA,
-    extraction_pipeline,
-    felicitous_predicates,
-    partition_triples,
-    read_bucket,
-    window_population,
-)
+from compsem.builders.booqa.extraction import ARTICLE_SCHEMA, extraction_pipeline
+from compsem.builders.booqa.partitions import felicitous_predicates, partition_triples, read_bucket
+from compsem.builders.booqa.propositions import window_population
 from compsem.builders.booqa.relations import TRIPLE_TYPE
 from compsem.loading_scripts.booqa_corpus import demo_corpus_path, open_news_corpus
 from compsem.pipeline import run_locally, shard_files, spacy_pipeline

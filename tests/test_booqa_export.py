@@ -9,8 +9,8 @@ import pytest
 from datasets import ClassLabel, load_dataset
 
 from compsem.builders.booqa.config import LABEL_NAMES
+from compsem.builders.booqa.extraction import extraction_pipeline
 from compsem.builders.booqa.population import ThresholdError
-from compsem.builders.booqa.propositions import extraction_pipeline
 from compsem.export import export_benchmark
 from compsem.loading_scripts.booqa_corpus import (
     NewsCorpusError,

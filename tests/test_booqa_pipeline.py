@@ -16,7 +16,7 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 import pytest
 
-from compsem.builders.booqa.propositions import ARTICLE_SCHEMA, extraction_pipeline
+from compsem.builders.booqa.extraction import ARTICLE_SCHEMA, extraction_pipeline
 from compsem.export import export_benchmark
 from compsem.loading_scripts.booqa_corpus import (
     NewsCorpusError,
@@ -87,7 +87,7 @@ from pathlib import Path
 from datatrove.pipeline.base import PipelineStep
 from compsem.loading_scripts.booqa_corpus import open_news_corpus
 from compsem.pipeline import run_locally
-from compsem.builders.booqa.propositions import extraction_pipeline
+from compsem.builders.booqa.extraction import extraction_pipeline
 
 class KillDuringRank2(PipelineStep):
     name = "kill"

@@ -11,7 +11,7 @@ import pytest
 
 from compsem.builders.booqa.bundles import bucket_labels, frequency_bucket
 from compsem.builders.booqa.config import PRESETS, BooqaConfig, resolved
-from compsem.builders.booqa.propositions import extract_triples
+from compsem.builders.booqa.extraction import extract_triples
 from compsem.builders.booqa.relations import realise
 from compsem.builders.booqa.splits import mask
 from compsem.export import export_benchmark

@@ -15,9 +15,9 @@ from compsem.builders.booqa.config import (
     generation_settings,
     resolved,
 )
+from compsem.builders.booqa.extraction import EXTRACTION_REVISION, check_shards
 from compsem.builders.booqa.llm_prompts import LLM_PROMPTS
 from compsem.builders.booqa.population import corpus_population, parser_id, population_summary
-from compsem.builders.booqa.propositions import EXTRACTION_REVISION, check_shards
 from compsem.builders.booqa.splits import en_splits
 from compsem.card import template_path
 from compsem.loading_scripts.booqa_corpus import DEMO, open_news_corpus
