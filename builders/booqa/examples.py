@@ -31,7 +31,7 @@ def typed_arguments(splits: dict[str, pa.Table]) -> dict:
     return {"arguments": len(arguments), "typed": typed, "share": typed / max(len(arguments), 1)}
 
 
-def sample_bundles(splits: dict[str, pa.Table], seed: int, count: int = 10) -> list[dict]:
+def card_bundles(splits: dict[str, pa.Table], seed: int, count: int = 10) -> list[dict]:
     """``count`` bundles drawn at random (seeded) from all splits, each as its split, window
     span, entries (hypothesis, label) and first evidence lines."""
     rows = [

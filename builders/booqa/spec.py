@@ -18,7 +18,7 @@ from compsem.builders.booqa.config import (
     generation_settings,
     resolved,
 )
-from compsem.builders.booqa.examples import sample_bundles, sweep_table, typed_arguments
+from compsem.builders.booqa.examples import card_bundles, sweep_table, typed_arguments
 from compsem.builders.booqa.extraction import EXTRACTION_REVISION, check_shards
 from compsem.builders.booqa.llm_prompts import LLM_PROMPTS
 from compsem.builders.booqa.population import corpus_population, parser_id, population_summary
@@ -100,7 +100,7 @@ def provenance(config: BooqaConfig) -> dict:
         "extraction_revision": EXTRACTION_REVISION,
         **population_summary(population),
         "typed_arguments": typed_arguments(en),
-        "sample_bundles": sample_bundles(en, config.seed),
+        "sample_bundles": card_bundles(en, config.seed),
     }
 
 
