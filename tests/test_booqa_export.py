@@ -5,21 +5,22 @@ import json
 import subprocess
 import sys
 
+import pyarrow as pa
+import pyarrow.parquet as pq
 import pytest
 from datasets import ClassLabel, load_dataset
 
 from compsem.builders.booqa.config import LABEL_NAMES
+from compsem.builders.booqa.extraction import extraction_pipeline
 from compsem.builders.booqa.population import ThresholdError
-from compsem.builders.booqa.propositions import extraction_pipeline
 from compsem.export import export_benchmark
 from compsem.loading_scripts.booqa_corpus import (
     NewsCorpusError,
-    demo_corpus_path,
     open_news_corpus,
 )
 from compsem.loading_scripts.levyholt_release import LevyHoltError, read_levyholt
 from compsem.pipeline import run_locally
-from tests.conftest import read_config
+from tests.conftest import INVENTED_NEWS, TINY_BOOQA, read_config
 
 # Levy/Holt lines: hypothesis, premise, label, language. Each pair comes with its converse.
 LEVYHOLT = {
@@ -54,7 +55,7 @@ def levyholt(tmp_path_factory):
 @pytest.fixture(scope="module")
 def booqa_export(tmp_path_factory, levyholt):
     out = tmp_path_factory.mktemp("exports") / "booqa"
-    export_benchmark("booqa", out, levyholt=str(levyholt))
+    export_benchmark("booqa", out, levyholt=str(levyholt), **TINY_BOOQA)
     return out
 
 
@@ -81,7 +82,7 @@ def test_load_dataset_reads_every_config_offline_with_class_labels(booqa_export)
 @pytest.mark.slow
 def test_same_inputs_give_identical_bytes(booqa_export, levyholt, tmp_path, monkeypatch):
     monkeypatch.setenv("COMPSEM_CACHE", str(tmp_path / "fresh-cache"))  # recompute everything
-    export_benchmark("booqa", tmp_path / "again", levyholt=str(levyholt))
+    export_benchmark("booqa", tmp_path / "again", levyholt=str(levyholt), **TINY_BOOQA)
     for config in ("en", "h_only", "levyholt_full"):
         for path in sorted((tmp_path / "again" / config).iterdir()):
             assert path.read_bytes() == (booqa_export / config / path.name).read_bytes()
@@ -91,7 +92,7 @@ def test_same_inputs_give_identical_bytes(booqa_export, levyholt, tmp_path, monk
 def test_four_datatrove_tasks_build_the_same_benchmark(booqa_export, tmp_path):
     corpus = tmp_path / "news"
     corpus.mkdir()
-    lines = demo_corpus_path().read_text().splitlines(keepends=True)
+    lines = INVENTED_NEWS.read_text().splitlines(keepends=True)
     for index in range(4):
         (corpus / f"part-{index}.jsonl").write_text("".join(lines[index::4]))
     for tasks in (1, 4):
@@ -100,14 +101,14 @@ def test_four_datatrove_tasks_build_the_same_benchmark(booqa_export, tmp_path):
             tmp_path / f"tasks-{tasks}",
             ["en"],
             corpus=str(corpus),
-            preset="demo",
+            preset="tiny",
             tasks=tasks,
             workers=1,
         )
     for name in ("dev-00000-of-00001.parquet", "test-00000-of-00001.parquet"):
         one = (tmp_path / "tasks-1" / "en" / name).read_bytes()
         assert one == (tmp_path / "tasks-4" / "en" / name).read_bytes()
-        assert one == (booqa_export / "en" / name).read_bytes()  # the same articles as the demo
+        assert one == (booqa_export / "en" / name).read_bytes()  # the same articles as the fixture
 
 
 @pytest.mark.slow
@@ -115,17 +116,17 @@ def test_shards_extracted_elsewhere_build_the_same_benchmark(booqa_export, tmp_p
     """The scale-out path: run the extraction pipeline with any datatrove executor (here the
     local one, in two tasks), then build from its shards."""
     work = tmp_path / "work"
-    steps = extraction_pipeline(open_news_corpus("demo"), work)
+    steps = extraction_pipeline(open_news_corpus(INVENTED_NEWS), work)
     run_locally(steps, work / "logs", tasks=2, workers=1)
     export_benchmark(
-        "booqa", tmp_path / "booqa", ["en"], extracted=str(work / "shards"), preset="demo"
+        "booqa", tmp_path / "booqa", ["en"], extracted=str(work / "shards"), preset="tiny"
     )
     for path in sorted((booqa_export / "en").iterdir()):
         assert path.read_bytes() == (tmp_path / "booqa" / "en" / path.name).read_bytes()
     (work / "logs" / "completions" / "00001").unlink()  # as if task 1 had not finished
     with pytest.raises(NewsCorpusError, match=r"not finished: 1 of 2 tasks \(ranks \[1\]\)"):
         export_benchmark(
-            "booqa", tmp_path / "again", ["en"], extracted=str(work / "shards"), preset="demo"
+            "booqa", tmp_path / "again", ["en"], extracted=str(work / "shards"), preset="tiny"
         )
     assert not (tmp_path / "again").exists()
 
@@ -146,11 +147,14 @@ def test_compsem_audit_finds_every_promise_kept(booqa_export):
 
 
 @pytest.mark.slow
-def test_card_labels_the_demo_and_derives_its_numbers(booqa_export):
+def test_card_derives_its_numbers_and_shows_ten_bundles(booqa_export):
     from compsem.card import card_problems
 
     text = (booqa_export / "README.md").read_text()
-    assert "**DEMO DATA.**" in text and "the embedded **demo** corpus" in text
+    assert f"| corpus | `{INVENTED_NEWS}`" in text and "research purposes only" in text
+    bundles = text.split("## Ten sampled bundles")[1].split("\n## ")[0]
+    assert bundles.count("evidence: ") == 10 and "**true**" in bundles and "**false**" in bundles
+    assert "Entity types." in text and "51.0%" in text
     assert "li-etal-2022-language" in text and "SlurmPipelineExecutor" in text
     stats = read_config(booqa_export, "en")
     assert f"| dev | {len(stats['dev'])} |" in text
@@ -182,11 +186,49 @@ def test_levyholt_configs_hold_their_subsets(booqa_export):
     assert directional["train"].premise.tolist() == ["John shopped in IKEA", "John went to IKEA"]
 
 
+@pytest.mark.slow
+def test_a_hub_corpus_with_its_own_columns_builds_the_same_benchmark(
+    booqa_export, tmp_path, monkeypatch
+):
+    """``--corpus hf://datasets/OWNER/NAME/CONFIG`` with ``--text-column`` and
+    ``--date-column`` streams through datatrove's Hub reader: datasets resolves ``acme/news`` to
+    the local folder of that name before asking the Hub, so this runs offline through the same
+    code path as a Hub corpus."""
+    folder = tmp_path / "acme" / "news"
+    (folder / "en").mkdir(parents=True)
+    rows = [json.loads(line) for line in INVENTED_NEWS.read_text().splitlines()]
+    table = pa.table(
+        {
+            "id": [row["id"] for row in rows],
+            "body": [row["text"] for row in rows],
+            "published": [row["date"] for row in rows],
+        }
+    )
+    pq.write_table(table, folder / "en" / "train-00000.parquet")
+    (folder / "README.md").write_text(
+        "---\nconfigs:\n- config_name: en\n  data_files:\n  - split: train\n"
+        "    path: en/train-*.parquet\n---\n"
+    )
+    monkeypatch.chdir(tmp_path)
+    export_benchmark(
+        "booqa",
+        tmp_path / "booqa",
+        ["en"],
+        corpus="hf://datasets/acme/news/en",
+        text_column="body",
+        date_column="published",
+        preset="tiny",
+    )
+    for name in ("dev-00000-of-00001.parquet", "test-00000-of-00001.parquet"):
+        built = (tmp_path / "booqa" / "en" / name).read_bytes()
+        assert built == (booqa_export / "en" / name).read_bytes()
+
+
 def test_a_corpus_without_a_starring_pair_names_the_threshold_to_lower(tmp_path):
     with pytest.raises(ThresholdError, match=r"at least 400 articles.*Lower --min-articles"):
-        export_benchmark("booqa", tmp_path / "booqa", ["en"], min_articles=400)
+        export_benchmark("booqa", tmp_path / "booqa", ["en"], **TINY_BOOQA, min_articles=400)
     with pytest.raises(ThresholdError, match=r"at least 500 distinct.*Lower --min-pairs"):
-        export_benchmark("booqa", tmp_path / "booqa", ["en"], min_pairs=500)
+        export_benchmark("booqa", tmp_path / "booqa", ["en"], **TINY_BOOQA, min_pairs=500)
     assert list(tmp_path.iterdir()) == []
 
 
@@ -194,7 +236,9 @@ def test_bad_settings_and_levyholt_files_get_one_clear_error(tmp_path):
     with pytest.raises(ValueError, match="Unknown preset 'huge'"):
         export_benchmark("booqa", tmp_path / "booqa", ["en"], preset="huge")
     with pytest.raises(ValueError, match="frequency_buckets must be increasing"):
-        export_benchmark("booqa", tmp_path / "booqa", ["en"], frequency_buckets=(10, 5))
+        export_benchmark(
+            "booqa", tmp_path / "booqa", ["en"], **TINY_BOOQA, frequency_buckets=(10, 5)
+        )
     with pytest.raises(LevyHoltError, match="--levyholt DIR"):
         export_benchmark("booqa", tmp_path / "booqa", ["levyholt_full"])
     bad = tmp_path / "lh"
@@ -227,7 +271,7 @@ def test_build_help_documents_the_inputs():
         assert flag in result.stdout
 
 
-def test_the_demo_corpus_is_labelled_as_invented():
-    rows = [json.loads(line) for line in demo_corpus_path().read_text().splitlines()]
+def test_the_fixture_corpus_is_labelled_as_invented():
+    rows = [json.loads(line) for line in INVENTED_NEWS.read_text().splitlines()]
     assert len(rows) > 100 and all("not real news" in row["source"] for row in rows)
     assert all(row["id"].startswith("demo-") and row["date"] for row in rows)

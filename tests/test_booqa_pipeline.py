@@ -16,16 +16,16 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 import pytest
 
-from compsem.builders.booqa.propositions import ARTICLE_SCHEMA, extraction_pipeline
+from compsem.builders.booqa.extraction import ARTICLE_SCHEMA, extraction_pipeline
 from compsem.export import export_benchmark
 from compsem.loading_scripts.booqa_corpus import (
     NewsCorpusError,
-    demo_corpus_path,
     open_news_corpus,
 )
 from compsem.pipeline import CorpusError, run_locally, shard_files
+from tests.conftest import INVENTED_NEWS
 
-DEMO = [json.loads(line) for line in demo_corpus_path().read_text().splitlines()]
+INVENTED = [json.loads(line) for line in INVENTED_NEWS.read_text().splitlines()]
 
 
 def write_jsonl(path: Path, rows: list[dict]) -> Path:
@@ -35,10 +35,10 @@ def write_jsonl(path: Path, rows: list[dict]) -> Path:
 
 @pytest.fixture(scope="module")
 def four_files(tmp_path_factory) -> Path:
-    """The demo corpus dealt round-robin into four JSONL files (datatrove shards by file)."""
+    """The invented fixture corpus dealt round-robin into four JSONL files (datatrove shards by file)."""
     folder = tmp_path_factory.mktemp("news")
     for index in range(4):
-        write_jsonl(folder / f"part-{index}.jsonl", DEMO[index::4])
+        write_jsonl(folder / f"part-{index}.jsonl", INVENTED[index::4])
     return folder
 
 
@@ -64,7 +64,7 @@ def test_four_tasks_give_the_output_of_one_task(four_files, one_task, tmp_path):
     assert len(shard_files(four)) == 4 and len(shard_files(one_task)) == 1
     rows = articles(one_task)
     assert articles(four) == rows
-    assert len(rows) == len(DEMO) and sum(len(row["triples"]) for row in rows) > 500
+    assert len(rows) == len(INVENTED) and sum(len(row["triples"]) for row in rows) > 500
 
 
 def test_shards_hold_every_article_with_its_date_and_triples(one_task):
@@ -72,7 +72,7 @@ def test_shards_hold_every_article_with_its_date_and_triples(one_task):
     assert pq.read_schema(shard).remove_metadata() == ARTICLE_SCHEMA
     assert pq.read_schema(shard).metadata[b"compsem.parser"].startswith(b"en_")
     by_id = {row["id"]: row for row in articles(one_task)}
-    for article in DEMO[:20]:
+    for article in INVENTED[:20]:
         row = by_id[article["id"]]
         assert row["date"].isoformat() == article["date"]
         assert row["triples"]
@@ -87,7 +87,7 @@ from pathlib import Path
 from datatrove.pipeline.base import PipelineStep
 from compsem.loading_scripts.booqa_corpus import open_news_corpus
 from compsem.pipeline import run_locally
-from compsem.builders.booqa.propositions import extraction_pipeline
+from compsem.builders.booqa.extraction import extraction_pipeline
 
 class KillDuringRank2(PipelineStep):
     name = "kill"
@@ -133,13 +133,13 @@ def test_a_killed_run_resumes_from_its_completed_tasks(four_files, one_task, tmp
 def export_fails(tmp_path: Path, corpus, error, match: str, **kwargs) -> None:
     out = tmp_path / "booqa"
     with pytest.raises(error, match=match):
-        export_benchmark("booqa", out, ["en"], corpus=str(corpus), preset="demo", **kwargs)
+        export_benchmark("booqa", out, ["en"], corpus=str(corpus), preset="tiny", **kwargs)
     assert not out.exists()
     assert not [p for p in tmp_path.iterdir() if p.name.startswith(".booqa")]
 
 
 def test_an_undated_article_is_named_with_its_line(tmp_path):
-    rows = [dict(DEMO[0]), {k: v for k, v in DEMO[1].items() if k != "date"}]
+    rows = [dict(INVENTED[0]), {k: v for k, v in INVENTED[1].items() if k != "date"}]
     corpus = write_jsonl(tmp_path / "news.jsonl", rows)
     export_fails(
         tmp_path, corpus, NewsCorpusError, r"'demo-.*' \(.*news.jsonl, line 2\) has no date"
@@ -147,20 +147,20 @@ def test_an_undated_article_is_named_with_its_line(tmp_path):
 
 
 def test_an_unparseable_date_is_named_with_the_fix(tmp_path):
-    rows = [dict(DEMO[0]), {**DEMO[1], "date": "3rd of March"}]
+    rows = [dict(INVENTED[0]), {**INVENTED[1], "date": "3rd of March"}]
     corpus = write_jsonl(tmp_path / "news.jsonl", rows)
     export_fails(tmp_path, corpus, NewsCorpusError, r"date '3rd of March'.*ISO 8601")
 
 
 def test_an_unparseable_date_in_parquet_names_its_row(tmp_path):
-    table = pa.Table.from_pylist([{**DEMO[0], "date": "2025-02-30"}])
+    table = pa.Table.from_pylist([{**INVENTED[0], "date": "2025-02-30"}])
     pq.write_table(table, tmp_path / "news.parquet")
     export_fails(tmp_path, tmp_path / "news.parquet", NewsCorpusError, r"row 0\) has date")
 
 
 def test_a_malformed_line_is_an_error_not_a_skipped_article(tmp_path):
     corpus = tmp_path / "news.jsonl"
-    corpus.write_text(json.dumps(DEMO[0]) + "\n{not json\n")
+    corpus.write_text(json.dumps(INVENTED[0]) + "\n{not json\n")
     export_fails(tmp_path, corpus, CorpusError, r"news.jsonl, line 2: not valid JSON")
 
 
@@ -177,16 +177,16 @@ def test_parquet_and_saved_datasets_are_read_with_typed_dates(tmp_path):
 
     from datasets import Dataset
 
-    rows = [{**row, "date": dt.date.fromisoformat(row["date"])} for row in DEMO[:8]]
+    rows = [{**row, "date": dt.date.fromisoformat(row["date"])} for row in INVENTED[:8]]
     pq.write_table(pa.Table.from_pylist(rows), tmp_path / "news.parquet")
     Dataset.from_list(rows).save_to_disk(str(tmp_path / "saved"))
-    expected = [row["id"] for row in sorted(DEMO[:8], key=lambda r: r["id"])]
+    expected = [row["id"] for row in sorted(INVENTED[:8], key=lambda r: r["id"])]
     for corpus in (tmp_path / "news.parquet", tmp_path / "saved"):
         work = tmp_path / f"work-{corpus.name}"
         assert [row["id"] for row in articles(extract(corpus, work, tasks=1))] == expected
 
 
 def test_corpus_specs_that_cannot_be_read_get_one_message(tmp_path):
-    with pytest.raises(NewsCorpusError, match="pass 'demo'"):
+    with pytest.raises(NewsCorpusError, match="pass reuters_21578"):
         open_news_corpus(tmp_path / "missing.csv")
-    assert os.path.basename(open_news_corpus("demo").files[0]) == demo_corpus_path().name
+    assert os.path.basename(open_news_corpus(INVENTED_NEWS).files[0]) == INVENTED_NEWS.name

@@ -3,8 +3,9 @@ news, for directional predicate entailment.
 
 One folder holds everything that generates BoOQA:
 
-- ``relations``, ``propositions``: relation triples from the parse, extracted on datatrove and
-  aggregated out of core; ``predicate_hyponyms``: WordNet hyponym replacements;
+- ``relations``, ``extraction``: relation triples from the parse, extracted on datatrove;
+  ``partitions``, ``propositions``: the triples shuffled into bounded buckets and aggregated
+  out of core into positives, negatives and evidence; ``predicate_hyponyms``: WordNet hyponym replacements;
 - ``population``, ``bundles``, ``splits``: positives with their negatives, bundles sampled by
   window and frequency bucket, and the ``en`` and ``h_only`` splits;
 - ``config``: features, threshold presets and every build setting; ``builder``: the ``datasets``

@@ -8,7 +8,7 @@ that the window never states, with any synonym (a negative). A model judges it f
 
 1. relation triples from the dependency parse of every article
    (``compsem.builders.booqa.relations``), run as a datatrove pipeline
-   (``compsem.builders.booqa.propositions``);
+   (``compsem.builders.booqa.extraction``);
 2. context windows of disjoint ``window_days``-day spans; starring argument pairs: mentioned in at
    least ``min_articles`` articles with at least ``min_predicates`` predicates in a window;
    felicitous predicates: seen with at least ``min_pairs`` distinct argument pairs anywhere;
@@ -96,7 +96,7 @@ def booqa_splits(config: BooqaConfig) -> dict[str, pa.Table]:
 class Booqa(TableBuilder):
     """BoOQA generated from a dated news corpus and WordNet, one config per split regime."""
 
-    VERSION = datasets.Version("1.0.0")
+    VERSION = datasets.Version("1.1.0")
     BUILDER_CONFIG_CLASS = BooqaConfig
     # The Levy/Holt configs first: an export's card describes the corpus of its last config.
     BUILDER_CONFIGS = LEVYHOLT_CONFIGS + BUILDER_CONFIGS

@@ -15,14 +15,14 @@ import pyarrow.compute as pc
 from tqdm.auto import tqdm
 
 from compsem.builders.booqa.config import BooqaConfig
-from compsem.builders.booqa.propositions import (
+from compsem.builders.booqa.extraction import extract_triples
+from compsem.builders.booqa.partitions import (
     Partitions,
-    extract_triples,
     felicitous_predicates,
     partition_triples,
     read_bucket,
-    window_population,
 )
+from compsem.builders.booqa.propositions import window_population
 from compsem.fingerprint import cached_table, fingerprint
 from compsem.loading_scripts.booqa_corpus import open_news_corpus
 from compsem.pipeline import spacy_pipeline
@@ -46,7 +46,7 @@ def extraction(s: BooqaConfig) -> Partitions:
     if s.extracted:
         shards = s.extracted
     else:
-        corpus = open_news_corpus(s.corpus)
+        corpus = open_news_corpus(s.corpus, s.text_column, s.date_column)
         shards = extract_triples(corpus, s.spacy_model, s.tasks, s.workers)
     return partition_triples(shards, s.window_days, s.rows_per_bucket)
 

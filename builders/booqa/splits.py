@@ -19,13 +19,9 @@ from compsem.builders.booqa.bundles import (
     time_split,
 )
 from compsem.builders.booqa.config import BooqaConfig, generation_settings
+from compsem.builders.booqa.partitions import Partitions, read_bucket, window_bounds
 from compsem.builders.booqa.population import REVISION, ThresholdError, corpus_population
-from compsem.builders.booqa.propositions import (
-    Partitions,
-    bundle_evidence,
-    read_bucket,
-    window_bounds,
-)
+from compsem.builders.booqa.propositions import bundle_evidence
 from compsem.builders.booqa.relations import realise
 from compsem.fingerprint import cached_table, fingerprint, row_id
 from compsem.resources.wordnet import wordnet_version
