@@ -234,7 +234,8 @@ def main(argv: list[str] | None = None) -> int:
         print(f"compsem {args.command}: error: {error}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:
-        print(f"compsem {args.command}: stopped; {interrupted_outcome(args)}", file=sys.stderr)
+        # A new line: Ctrl-C usually lands in the middle of a progress bar's line.
+        print(f"\ncompsem {args.command}: stopped; {interrupted_outcome(args)}", file=sys.stderr)
         return 130
 
 

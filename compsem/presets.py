@@ -42,6 +42,22 @@ class Preset:
     max_evidence: int = 3200
     note: str = ""
 
+    def note_for(self, settings: dict, command: str = "train") -> str:
+        """The note, plus every fine-tuning setting of ``settings`` that differs from this
+        preset's (a result's note then says what was actually run)."""
+        expected = {
+            "epochs": self.curve_epochs if command == "curve" else self.epochs,
+            "batch_size": self.batch_size,
+            "learning_rate": self.learning_rate,
+            "max_length": self.max_length,
+        }
+        changed = [
+            f"{name} {settings[name]:g} (preset {value:g})"
+            for name, value in expected.items()
+            if name in settings and settings[name] != value
+        ]
+        return f"{self.note}; overridden here: {', '.join(changed)}" if changed else self.note
+
     def with_overrides(self, **overrides) -> Preset:
         """A copy with the given settings replaced; ``None`` values are ignored."""
         return replace(

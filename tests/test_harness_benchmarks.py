@@ -51,6 +51,7 @@ def test_train_on_rnpc_spte_reads_pairs_and_scores_each_combo(rnpc, tmp_path):
     assert settings["inputs"] == ["premise", "hypothesis"]
     assert (settings["max_length"], settings["learning_rate"]) == (128, 1e-5)  # RNPC preset
     assert settings["preset_note"].startswith("RNPC")
+    assert settings["preset_note"].endswith("overridden here: epochs 1 (preset 3)")
     combos = check_groups(result["scores"], "combo")
     assert len(combos) >= 2 and all("+" in combo or combo for combo in combos)
     assert 0 <= result["scores"]["macro_f1"] <= 1

@@ -100,6 +100,16 @@ def test_preset_overrides_replace_only_given_settings():
     assert (preset.epochs, preset.batch_size, preset.max_length) == (2.0, 8, 12)
 
 
+def test_the_preset_note_says_which_settings_a_run_overrode():
+    plane = PRESETS["plane"]
+    ran = {"epochs": 1.0, "batch_size": 8, "learning_rate": 5e-5, "max_length": 12}
+    assert plane.note_for(ran) == plane.note
+    note = plane.note_for({**ran, "epochs": 3.0, "max_length": 128})
+    assert note.startswith(plane.note)
+    assert note.endswith("overridden here: epochs 3 (preset 1), max_length 128 (preset 12)")
+    assert plane.note_for({**ran, "epochs": plane.curve_epochs}, "curve") == plane.note
+
+
 def test_nli_labels_map_to_entailment_against_the_sum_of_the_others():
     matrix = label_mapping(MNLI, ["non_entailment", "entailment"])
     probabilities = np.array([[0.5, 0.2, 0.3], [0.1, 0.3, 0.6]])

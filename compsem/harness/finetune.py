@@ -124,7 +124,7 @@ class FineTuning:
             **settings,
             "inputs": list(self.bench.schema.inputs),
             "eval_examples": len(self.test),
-            "preset_note": self.bench.preset.note,
+            "preset_note": self.bench.preset.note_for(settings, command),
         }
         provenance = self.bench.provenance(self.eval_split)
         return make_result(
