@@ -38,8 +38,15 @@ def start_build(tmp_path, temporary):
     command = [sys.executable, "-m", "compsem.cli", "build", "plane", "--corpus", str(corpus)]
     command += ["--tasks", "2", "--workers", "2", "--out", str(out)]
     # Its own session, as a terminal's foreground job: Ctrl-C signals the whole process group.
+    # A foreground job has Python's Ctrl-C handler even where pytest itself runs in the background
+    # of a script, which ignores SIGINT and would pass that on to the build.
     process = subprocess.Popen(
-        command, env=env, stderr=subprocess.PIPE, text=True, start_new_session=True
+        command,
+        env=env,
+        stderr=subprocess.PIPE,
+        text=True,
+        start_new_session=True,
+        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
     )
     return process, out
 
