@@ -8,6 +8,7 @@ by a fixture that checks no Ray process is left behind.
 """
 
 import json
+import sys
 from itertools import islice
 from pathlib import Path
 
@@ -129,3 +130,12 @@ def test_the_extraction_on_ray_counts_what_the_local_executor_counts(local_ray, 
     written = {path: path.stat().st_mtime_ns for path in on_ray}
     assert ray_extraction(command) == 0
     assert {path: path.stat().st_mtime_ns for path in shard_files(work / "shards")} == written
+
+
+def test_without_ray_the_command_says_what_to_install(tmp_path, monkeypatch, capsys):
+    monkeypatch.setitem(sys.modules, "ray", None)  # as if the `ray` extra were not installed
+    corpus = tmp_path / "glosses.txt"
+    corpus.write_text("\n".join(GLOSSES[:10]) + "\n")
+    assert ray_extraction(["--corpus", str(corpus), "--work", str(tmp_path / "work")]) == 2
+    assert "pip install 'compsem[ray]'" in capsys.readouterr().err
+    assert not list((tmp_path / "work").rglob("*.parquet"))

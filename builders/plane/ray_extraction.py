@@ -23,11 +23,23 @@ import argparse
 import sys
 from pathlib import Path
 
+from compsem.builders.plane.config import PlaneConfig
 from compsem.builders.plane.extraction import an_extraction_pipeline
+from compsem.help_format import HelpFormatter
 from compsem.loading_scripts.corpora import open_corpus
 from compsem.pipeline import run_on_ray
-from compsem.resources.spacy_pipeline import DEFAULT_SPACY_MODEL
-from compsem.settings import bounded
+from compsem.settings import add_setting_arguments, bounded
+
+# The settings of `compsem build plane` that the extraction reads, with the same flags.
+EXTRACTION_SETTINGS = (
+    "corpus",
+    "text_column",
+    "split",
+    "spacy_model",
+    "max_docs",
+    "tasks",
+    "workers",
+)
 
 
 def extract_on_ray(args: argparse.Namespace) -> Path:
@@ -49,22 +61,27 @@ def extract_on_ray(args: argparse.Namespace) -> Path:
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="python -m compsem.builders.plane.ray_extraction",
-        description=__doc__.split("\n\n")[0].replace("\n", " "),
+        formatter_class=HelpFormatter,
+        description="Run PLANE's adjective-noun extraction on a Ray cluster (the one ray.init() "
+        "finds, else a local instance); then build from its shards with `compsem build plane "
+        "--extracted DIR/shards`.",
     )
-    positive = bounded(int, 1)
     parser.add_argument(
-        "--corpus", required=True, help="any corpus `compsem build plane --corpus` takes"
+        "--work",
+        required=True,
+        metavar="DIR",
+        help="folder for the shards and the task logs, on a file system every node reaches",
     )
-    parser.add_argument("--work", required=True, help="folder for the shards and the task logs")
-    parser.add_argument("--text-column", default="text", help="column or JSON field with the text")
-    parser.add_argument("--split", default="train", help="the split of a hf://datasets/ corpus")
-    parser.add_argument("--spacy-model", default=DEFAULT_SPACY_MODEL, help="spaCy pipeline")
-    parser.add_argument("--max-docs", type=positive, help="parse only each task's first N")
-    parser.add_argument("--tasks", type=positive, default=1, help="datatrove tasks")
-    parser.add_argument("--workers", type=positive, default=1, help="tasks run at once")
-    parser.add_argument("--cpus-per-task", type=positive, default=1, help="Ray CPUs per task")
+    add_setting_arguments(parser, PlaneConfig, names=EXTRACTION_SETTINGS)
     parser.add_argument(
-        "--mem-per-cpu-gb", type=bounded(float, 0.1), default=2.0, help="Ray memory per CPU"
+        "--cpus-per-task", type=bounded(int, 1), default=1, metavar="N", help="Ray CPUs per task"
+    )
+    parser.add_argument(
+        "--mem-per-cpu-gb",
+        type=bounded(float, 0.1),
+        default=2.0,
+        metavar="GB",
+        help="Ray memory reserved per CPU",
     )
     return parser
 
