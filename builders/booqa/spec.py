@@ -76,7 +76,7 @@ def provenance(config: BooqaConfig) -> dict:
             shard_parser(check_shards(s.extracted)),
         )
     else:
-        news = open_news_corpus(s.corpus, s.text_column, s.date_column)
+        news = open_news_corpus(s.corpus, s.text_column, s.date_column, s.split)
         corpus, fingerprint_, parser = s.corpus, news.fingerprint, parser_id(s)
         sources = news.provenance()
     en = en_splits(s, EN_FEATURES.arrow_schema)

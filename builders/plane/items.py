@@ -162,7 +162,7 @@ def open_source(config: PlaneConfig) -> Corpus | list[Path]:
         if config.corpus != WORDNET_GLOSSES:
             raise ValueError("Pass either a corpus or an extracted shards folder, not both.")
         return check_an_shards(config.extracted)
-    return open_corpus(config.corpus, config.text_column)
+    return open_corpus(config.corpus, config.text_column, config.split)
 
 
 def describe_source(config: PlaneConfig, source: Corpus | list[Path]) -> dict:
