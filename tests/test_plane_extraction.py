@@ -18,6 +18,9 @@ from compsem.builders.plane.config import PlaneConfig
 from compsem.builders.plane.extraction import (
     AN_SHARD_SCHEMA,
     DISABLED,
+    OCCURRENCE_SCHEMA,
+    adjective_forms,
+    amod_arcs,
     amod_pairs,
     an_extraction_pipeline,
     an_pair_table,
@@ -122,3 +125,44 @@ def test_unfinished_or_foreign_shards_are_refused_with_the_fix(four_files, tmp_p
         build_item_pool(PlaneConfig(name="x", extracted=str(empty)))
     with pytest.raises(ValueError, match="either a corpus or an extracted shards folder"):
         build_item_pool(PlaneConfig(name="x", corpus=str(four_files), extracted=str(shards)))
+
+
+def test_arcs_keep_the_written_forms_of_their_words():
+    nlp = spacy_pipeline(DEFAULT_SPACY_MODEL, DISABLED)
+    arcs = list(amod_arcs(nlp("Ferns need shade. An Australian fern grew by the former mills.")))
+    assert ("australian", "fern", "Australian", "fern") in arcs
+    assert ("former", "mill", "former", "mills") in arcs
+    # Sentence-initial capitals say nothing of how the adjective is written.
+    (initial,) = [arc for arc in amod_arcs(nlp("Former mills closed.")) if arc[0] == "former"]
+    assert initial[2] is None
+
+
+def test_an_adjective_is_written_in_its_most_frequent_form():
+    rows = [
+        ("australian", "fern", "Australian", "fern", 3),
+        ("australian", "fern", "australian", "ferns", 1),
+        ("australian", "fern", None, "fern", 9),  # sentence-initial: not counted
+        ("former", "mill", "former", "mill", 2),
+        ("former", "mill", "Former", "mill", 1),
+    ]
+    names = OCCURRENCE_SCHEMA.names
+    table = pa.Table.from_pylist(
+        [dict(zip(names, r, strict=True)) for r in rows], OCCURRENCE_SCHEMA
+    )
+    assert adjective_forms(table) == {"australian": "Australian"}
+
+
+def test_proper_adjectives_keep_their_capital_in_the_text_fields(tmp_path):
+    corpus = tmp_path / "ferns.txt"
+    corpus.write_text(
+        "The botanists found an Australian fern near the river.\n"
+        "Australian ferns grow in shade, and a Canadian fern grows in the cold.\n"
+    )
+    pool = build_item_pool(PlaneConfig(name="f", corpus=str(corpus))).to_pylist()
+    (it1,) = [r for r in pool if r["adjective"] == "australian" and r["inference_type"] == 1]
+    assert (
+        it1["sentence"] == "An Australian fern is a fern." and it1["premise"] == "Australian fern"
+    )
+    it3 = [r for r in pool if r["adjective"] == "australian" and r["inference_type"] == 3]
+    assert it3 and all(r["hypothesis"].startswith("Australian ") for r in it3)
+    assert all(r["adjective"].islower() for r in pool)
