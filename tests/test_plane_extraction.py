@@ -27,6 +27,7 @@ from compsem.builders.plane.extraction import (
     count_an_shards,
 )
 from compsem.builders.plane.items import build_item_pool
+from compsem.builders.plane.source_yield import whole_source_yield
 from compsem.loading_scripts.corpora import GLOSS_PARTS, open_corpus, wordnet_glosses
 from compsem.pipeline import CorpusError, run_locally, shard_files, spacy_pipeline
 from compsem.resources.spacy_pipeline import DEFAULT_SPACY_MODEL
@@ -166,3 +167,19 @@ def test_proper_adjectives_keep_their_capital_in_the_text_fields(tmp_path):
     it3 = [r for r in pool if r["adjective"] == "australian" and r["inference_type"] == 3]
     assert it3 and all(r["hypothesis"].startswith("Australian ") for r in it3)
     assert all(r["adjective"].islower() for r in pool)
+
+
+@pytest.mark.slow
+def test_the_yield_table_counts_each_sources_intensional_phrases(tmp_path):
+    news, speech = tmp_path / "news.txt", tmp_path / "speech.txt"
+    news.write_text("The former minister met a possible buyer.\nA fake gun was found.\n")
+    speech.write_text("The former minister spoke of a potential crisis.\n")
+    out = whole_source_yield([str(news), str(speech)], tasks=1, workers=1, out=tmp_path / "y.json")
+    report = json.loads(out.read_text())
+    rows = {Path(row["source"]).name: row for row in report["sources"]}
+    assert rows["news.txt"]["documents"] == 2 and rows["news.txt"]["words"] == 12
+    # former minister is in both sources; possible buyer and fake gun, potential crisis are not.
+    assert rows["news.txt"]["intensional_phrases"] == 3
+    assert rows["news.txt"]["intensional_phrases_only_here"] == 2
+    assert rows["speech.txt"]["intensional_phrases_only_here"] == 1
+    assert report["together"]["intensional_phrases"] == 4
