@@ -7,9 +7,11 @@
   is nor descends from (hypernyms and instance hypernyms) a sense of the noun; under
   ``any_sense`` when none of its senses does. "black bear" and "African country" stay.
 - **Lemmas that change meaning.** The parser's lemma of a plural is not always the word used:
-  "electronic means" → "mean", "raw data" → "datum", "dark glasses" → "glass". An arc is dropped
-  when its noun as written is a WordNet noun in its own right (SemCor attests its senses) and none
-  of those senses is a sense of the lemma.
+  "electronic means" → "mean", "raw data" → "datum", "many species" → "specie". An arc is
+  dropped when its noun as written is a WordNet noun none of whose senses is a sense of the
+  lemma, and SemCor tags it in those senses more often than the lemma in its first sense: the
+  written word is then mostly a word of its own. Plurals with a rare sense of their own ("men",
+  "years") stay.
 """
 
 from __future__ import annotations
@@ -50,14 +52,20 @@ def non_compositional(adjective: str, noun: str, rule: str = "first_sense") -> b
 
 @cache
 def changes_meaning(written: str, lemma: str) -> bool:
-    """Whether the noun ``written`` is a WordNet noun of its own, attested in SemCor, none of
-    whose senses is a sense of its ``lemma`` ("means" → "mean", "data" → "datum")."""
+    """Whether the noun ``written`` is mostly a word of its own, not a form of ``lemma``: it is a
+    WordNet noun none of whose senses is a sense of the lemma, and SemCor tags it in those senses
+    more often than it tags the lemma in its first sense, the one PLANE's hypernyms come from
+    ("means" → "mean", "data" → "datum", "species" → "specie"; not "men" → "man")."""
     if written == lemma:
         return False
-    own = [entry for entry in wordnet().lemmas(written, "n")]
-    if not own or sum(entry.count() for entry in own) == 0:
+    own = wordnet().lemmas(written, "n")
+    senses = wordnet().synsets(lemma, "n")
+    if not own or not {entry.synset() for entry in own}.isdisjoint(senses):
         return False
-    return {entry.synset() for entry in own}.isdisjoint(wordnet().synsets(lemma, "n"))
+    first = (
+        [entry for entry in senses[0].lemmas() if entry.name().lower() == lemma] if senses else []
+    )
+    return sum(entry.count() for entry in own) > sum(entry.count() for entry in first)
 
 
 def meaning_changing_arcs(occurrences: pa.Table) -> pa.ChunkedArray:
