@@ -141,6 +141,7 @@ def test_two_shot_prompts_cover_every_combination(plane_export):
         assert row.label == ENTAILS[row.adjective_class][row.inference_type - 1]
         first, second = map(int, row.premise_inference_types.split(","))
         assert row.inference_type not in (first, second)
+        assert f" {row.noun} " in row.prompt and row.adjective.lower() in row.prompt.lower()
         premise_words = [negative, positive]
         sentences = row.prompt.split(". ")
         for it, sentence in zip((first, second), sentences[:2], strict=False):
