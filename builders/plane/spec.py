@@ -43,7 +43,8 @@ CHANGELOG = {
     "resamples each) with no hypernym leak; two-shot prompts; readers of the original release.",
     "2.0.0": "Built by default from the embedded corpus (WordNet's glosses, Reuters-21578, State "
     "of the Union, Brown), each source named, versioned, licensed and fingerprinted on the card; "
-    "proper adjectives keep their written capital in premise, hypothesis and sentence ('An "
+    "proper adjectives keep their written capital in premise, hypothesis, sentence and the two-shot "
+    "prompts ('An "
     "Australian fern is a plant.'); phrases WordNet lists as compounds that are no kind of their "
     "noun ('blue chip', 'yellow fever') and arcs whose noun lemma changes the meaning of the "
     "written noun ('means' -> 'mean') are left out, and counted on the card.",
