@@ -13,6 +13,7 @@ _CONSONANT_SOUND_PREFIXES = (
     "usu",
     "uti",
     "ubi",
+    "ukr",
     "ura",
     "uro",
     "ure",

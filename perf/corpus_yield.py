@@ -1,4 +1,10 @@
-"""Measure what each embedded corpus source is worth to PLANE, on a sample; writes JSON.
+"""Measure what each embedded corpus source is worth to PLANE; writes JSON.
+
+``--whole`` (exact): each source is extracted whole with PLANE's own cached extraction (the cache
+``compsem build plane`` reads, so a later build of ``embedded`` parses nothing again), timed, and
+built into PLANE's pool with the shipped lexicon and the default filters; the JSON it writes
+(``builders/plane/corpus_yield.json``) is the table on PLANE's card. Without ``--whole``, a
+sample estimate, as follows.
 
 For each source (WordNet's glosses and the npm sources of ``embedded``), a seeded random sample
 of documents of about ``--words`` words is parsed with raw ``nlp.pipe`` (the small English
@@ -15,6 +21,7 @@ proxy's growth, which sees the whole source's repetition. WordNet's glosses, who
 the PLANE build reports, check both.
 
 Usage: python perf/corpus_yield.py [--words 150000] [--out perf/results/corpus_yield.json]
+       python perf/corpus_yield.py --whole [--tasks 2] [--workers 2]
 """
 
 from __future__ import annotations
@@ -30,9 +37,11 @@ import numpy as np
 import pyarrow.compute as pc
 from tqdm.auto import tqdm
 
-from compsem.builders.plane.builder import MAX_HYPERNYM_DISTANCE, item_pool
+from compsem.builders.plane.config import MAX_HYPERNYM_DISTANCE
 from compsem.builders.plane.extraction import DISABLED, amod_pairs, an_pair_table
 from compsem.builders.plane.hypernyms import hypernym_table
+from compsem.builders.plane.items import item_pool
+from compsem.builders.plane.source_yield import whole_source_yield
 from compsem.loading_scripts.corpora import WORDNET_GLOSSES, open_corpus
 from compsem.loading_scripts.embedded_corpora import SOURCES
 from compsem.pipeline import spacy_pipeline
@@ -164,7 +173,14 @@ def main() -> None:
     parser.add_argument("--words", type=int, default=150_000, help="words parsed per source")
     parser.add_argument("--out", default="perf/results/corpus_yield.json")
     parser.add_argument("--sources", nargs="*", default=[WORDNET_GLOSSES, *SOURCES])
+    parser.add_argument("--whole", action="store_true", help="parse every source whole (exact)")
+    parser.add_argument("--tasks", type=int, default=2, help="datatrove tasks (--whole)")
+    parser.add_argument("--workers", type=int, default=2, help="parallel workers (--whole)")
     args = parser.parse_args()
+    if args.whole:
+        out = whole_source_yield(args.sources, args.tasks, args.workers)
+        print(f"wrote {out}")
+        return
     nlp = spacy_pipeline(DEFAULT_SPACY_MODEL, DISABLED)
     lexicon = load_adjective_lexicon()
     adjectives = frozenset(a for a, c in lexicon.classes.items() if c == "O")

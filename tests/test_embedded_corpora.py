@@ -17,6 +17,7 @@ from compsem.loading_scripts.corpora import (
     WORDNET_GLOSSES,
     CorpusError,
     embedded_names,
+    glosses_info,
     open_corpus,
 )
 from compsem.loading_scripts.embedded_converters import (
@@ -237,3 +238,21 @@ def test_plane_extraction_runs_on_an_embedded_source(fetched, tmp_path):
     assert len(pairs) > 50
     found = pairs.select(["adjective", "noun"]).to_pylist()
     assert {"adjective": "recent", "noun": "election"} in found
+
+
+def test_plane_card_names_each_embedded_source_with_version_licence_and_fingerprint(
+    fetched, tmp_path
+):
+    from compsem.export import export_benchmark
+
+    out = tmp_path / "plane"
+    export_benchmark("plane", out, ["full"], corpus="embedded", max_docs=300)
+    card = (out / "README.md").read_text()
+    for name in ("wordnet_glosses", *embedded.SOURCES):
+        info = (
+            embedded.source_info(name) if name in embedded.SOURCES else glosses_info()
+        ).as_dict()
+        (line,) = [row for row in card.splitlines() if row.startswith(f"| source `{name}`")]
+        for field in ("version", "licence", "fingerprint"):
+            assert str(info[field]) in line, (name, field)
+    assert "Reuters-21578 newswire" in card and "research purposes only" in card

@@ -11,9 +11,9 @@ from compsem.builders.plane.config import LABEL_NAMES
 from compsem.export import ExportError, export_benchmark
 from compsem.output_folder import OutputFolderError
 from compsem.pipeline import CorpusError
-from tests.conftest import TEST_MAX_DOCS, read_config
+from tests.conftest import read_config, reference_settings
 
-SMALL = {"max_docs": 2000}
+SMALL = {**reference_settings, "max_docs": 2000}
 
 
 @pytest.mark.slow
@@ -47,7 +47,7 @@ def test_card_declares_every_config_with_exact_split_sizes(plane_export):
 @pytest.mark.slow
 def test_same_inputs_give_identical_bytes(plane_export, tmp_path):
     configs = ["goood_split_1", "two_shot"]
-    export_benchmark("plane", tmp_path / "again", configs, max_docs=TEST_MAX_DOCS)
+    export_benchmark("plane", tmp_path / "again", configs, **reference_settings)
     for config in configs:
         for path in sorted((tmp_path / "again" / config).iterdir()):
             assert path.read_bytes() == (plane_export / config / path.name).read_bytes()
@@ -105,7 +105,9 @@ def test_a_failing_config_leaves_no_partial_export(tmp_path, monkeypatch):
 
 def test_regime_too_small_for_the_corpus_says_what_to_do(tmp_path):
     with pytest.raises(ValueError, match="raise --max-docs"):
-        export_benchmark("plane", tmp_path / "plane", ["goood_split_1"], max_docs=50)
+        export_benchmark(
+            "plane", tmp_path / "plane", ["goood_split_1"], **{**reference_settings, "max_docs": 50}
+        )
     assert not Path(tmp_path / "plane").exists()
 
 

@@ -18,12 +18,16 @@ from compsem.builders.plane.config import PlaneConfig
 from compsem.builders.plane.extraction import (
     AN_SHARD_SCHEMA,
     DISABLED,
+    OCCURRENCE_SCHEMA,
+    adjective_forms,
+    amod_arcs,
     amod_pairs,
     an_extraction_pipeline,
     an_pair_table,
     count_an_shards,
 )
 from compsem.builders.plane.items import build_item_pool
+from compsem.builders.plane.source_yield import whole_source_yield
 from compsem.loading_scripts.corpora import GLOSS_PARTS, open_corpus, wordnet_glosses
 from compsem.pipeline import CorpusError, run_locally, shard_files, spacy_pipeline
 from compsem.resources.spacy_pipeline import DEFAULT_SPACY_MODEL
@@ -122,3 +126,60 @@ def test_unfinished_or_foreign_shards_are_refused_with_the_fix(four_files, tmp_p
         build_item_pool(PlaneConfig(name="x", extracted=str(empty)))
     with pytest.raises(ValueError, match="either a corpus or an extracted shards folder"):
         build_item_pool(PlaneConfig(name="x", corpus=str(four_files), extracted=str(shards)))
+
+
+def test_arcs_keep_the_written_forms_of_their_words():
+    nlp = spacy_pipeline(DEFAULT_SPACY_MODEL, DISABLED)
+    arcs = list(amod_arcs(nlp("Ferns need shade. An Australian fern grew by the former mills.")))
+    assert ("australian", "fern", "Australian", "fern") in arcs
+    assert ("former", "mill", "former", "mills") in arcs
+    # Sentence-initial capitals say nothing of how the adjective is written.
+    (initial,) = [arc for arc in amod_arcs(nlp("Former mills closed.")) if arc[0] == "former"]
+    assert initial[2] is None
+
+
+def test_an_adjective_is_written_in_its_most_frequent_form():
+    rows = [
+        ("australian", "fern", "Australian", "fern", 3),
+        ("australian", "fern", "australian", "ferns", 1),
+        ("australian", "fern", None, "fern", 9),  # sentence-initial: not counted
+        ("former", "mill", "former", "mill", 2),
+        ("former", "mill", "Former", "mill", 1),
+    ]
+    names = OCCURRENCE_SCHEMA.names
+    table = pa.Table.from_pylist(
+        [dict(zip(names, r, strict=True)) for r in rows], OCCURRENCE_SCHEMA
+    )
+    assert adjective_forms(table) == {"australian": "Australian"}
+
+
+def test_proper_adjectives_keep_their_capital_in_the_text_fields(tmp_path):
+    corpus = tmp_path / "ferns.txt"
+    corpus.write_text(
+        "The botanists found an Australian fern near the river.\n"
+        "Australian ferns grow in shade, and a Canadian fern grows in the cold.\n"
+    )
+    pool = build_item_pool(PlaneConfig(name="f", corpus=str(corpus))).to_pylist()
+    (it1,) = [r for r in pool if r["adjective"] == "australian" and r["inference_type"] == 1]
+    assert (
+        it1["sentence"] == "An Australian fern is a fern." and it1["premise"] == "Australian fern"
+    )
+    it3 = [r for r in pool if r["adjective"] == "australian" and r["inference_type"] == 3]
+    assert it3 and all(r["hypothesis"].startswith("Australian ") for r in it3)
+    assert all(r["adjective"].islower() for r in pool)
+
+
+@pytest.mark.slow
+def test_the_yield_table_counts_each_sources_intensional_phrases(tmp_path):
+    news, speech = tmp_path / "news.txt", tmp_path / "speech.txt"
+    news.write_text("The former minister met a possible buyer.\nA fake gun was found.\n")
+    speech.write_text("The former minister spoke of a potential crisis.\n")
+    out = whole_source_yield([str(news), str(speech)], tasks=1, workers=1, out=tmp_path / "y.json")
+    report = json.loads(out.read_text())
+    rows = {Path(row["source"]).name: row for row in report["sources"]}
+    assert rows["news.txt"]["documents"] == 2 and rows["news.txt"]["words"] == 12
+    # former minister is in both sources; possible buyer and fake gun, potential crisis are not.
+    assert rows["news.txt"]["intensional_phrases"] == 3
+    assert rows["news.txt"]["intensional_phrases_only_here"] == 2
+    assert rows["speech.txt"]["intensional_phrases_only_here"] == 1
+    assert report["together"]["intensional_phrases"] == 4

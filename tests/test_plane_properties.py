@@ -34,10 +34,19 @@ def test_labels_follow_table_1(full):
 
 def test_hypotheses_and_sentences_follow_the_inference_type(full):
     for row in full.sample(2000, random_state=0).itertuples():
-        hypothesis = {1: row.noun, 2: row.hypernym, 3: f"{row.adjective} {row.hypernym}"}
+        written = row.premise.split()[0]  # the adjective as the corpus writes it
+        hypothesis = {1: row.noun, 2: row.hypernym, 3: f"{written} {row.hypernym}"}
+        assert written.lower() == row.adjective
         assert row.hypothesis == hypothesis[row.inference_type]
-        assert row.premise == f"{row.adjective} {row.noun}"
+        assert row.premise == f"{written} {row.noun}"
         assert row.sentence == copular_sentence(row.premise, row.hypothesis)
+
+
+def test_proper_adjectives_are_written_with_their_capital_and_each_adjective_one_way(full):
+    written = full.premise.str.split().str[0]
+    assert (written.groupby(full.adjective).nunique() == 1).all()
+    forms = dict(zip(full.adjective, written, strict=True))
+    assert forms["american"] == "American" and forms["former"] == "former"
 
 
 def test_hypernyms_are_unigram_wordnet_hypernyms_within_the_class_distance(full):
@@ -132,6 +141,7 @@ def test_two_shot_prompts_cover_every_combination(plane_export):
         assert row.label == ENTAILS[row.adjective_class][row.inference_type - 1]
         first, second = map(int, row.premise_inference_types.split(","))
         assert row.inference_type not in (first, second)
+        assert f" {row.noun} " in row.prompt and row.adjective.lower() in row.prompt.lower()
         premise_words = [negative, positive]
         sentences = row.prompt.split(". ")
         for it, sentence in zip((first, second), sentences[:2], strict=False):

@@ -111,7 +111,8 @@ def test_added_and_removed_configs_count_as_changes():
 
 @pytest.fixture(scope="module")
 def default_builds(request, tmp_path_factory):
-    """Each benchmark with a golden file, built with its defaults (PLANE: the session export)."""
+    """Each benchmark with a golden file, built with its defaults (PLANE: the session export,
+    built with the tests' reference settings: WordNet's glosses)."""
     builds = {}
     for path in sorted(GOLDEN.glob("*.json")):
         name = path.stem

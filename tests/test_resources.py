@@ -54,7 +54,15 @@ def test_spacy_pipeline_parses_and_a_missing_one_says_how_to_install():
 
 @pytest.mark.parametrize(
     "phrase, article",
-    [("fake gun", "a"), ("old car", "an"), ("hour", "an"), ("unicorn", "a"), ("european", "a")],
+    [
+        ("fake gun", "a"),
+        ("old car", "an"),
+        ("hour", "an"),
+        ("unicorn", "a"),
+        ("european", "a"),
+        ("Ukrainian ship", "a"),
+        ("Australian fern", "an"),
+    ],
 )
 def test_indefinite_article_by_sound(phrase, article):
     assert indefinite_article(phrase) == article

@@ -6,7 +6,8 @@ from dataclasses import dataclass
 
 import datasets
 
-from compsem.loading_scripts.corpora import WORDNET_GLOSSES
+from compsem.builders.plane.compounds import COMPOUND_RULES
+from compsem.loading_scripts.embedded_corpora import EMBEDDED
 from compsem.pipeline import PipelineConfig
 from compsem.settings import build_setting
 
@@ -16,8 +17,9 @@ INFERENCE_TYPES = (1, 2, 3)
 ENTAILS = {"I": (True, True, True), "S": (True, True, False), "O": (False, False, True)}
 # §3.2: hypernyms up to path distance 3; intensional adjectives only direct hypernyms.
 MAX_HYPERNYM_DISTANCE = {"I": 3, "S": 3, "O": 1}
-# Bumped whenever extraction or pool construction changes what the caches hold.
-_PIPELINE_REVISION = 1
+# Bumped whenever extraction or pool construction changes what the caches hold (2: written forms,
+# phrases WordNet reads otherwise dropped; 3: the lemma guard judged by SemCor frequency).
+_PIPELINE_REVISION = 3
 
 ITEM_FEATURES = datasets.Features(
     {
@@ -69,9 +71,11 @@ class PlaneConfig(PipelineConfig):
     regime: str = "full"
     split_index: int = 1
     corpus: str = build_setting(
-        WORDNET_GLOSSES,
-        "wordnet_glosses, a .txt/.jsonl/.parquet file, a folder of them, or a datasets "
-        "save_to_disk folder",
+        EMBEDDED,
+        "embedded (WordNet's glosses, Reuters-21578, State of the Union, Brown), one of "
+        "wordnet_glosses, reuters_21578, sotu, brown or several joined by +, "
+        "hf://datasets/OWNER/NAME[/CONFIG], a .txt/.jsonl/.parquet file, a folder of them, or a "
+        "datasets save_to_disk folder",
     )
     text_column: str = build_setting("text", "column or JSON field with the text")
     lexicon: str | None = build_setting(
@@ -87,6 +91,17 @@ class PlaneConfig(PipelineConfig):
     validation_fraction: float = build_setting(
         0.25, "share of the balanced train side held out as validation (GOoD, One-IT)"
     )
+    non_compositional: str = build_setting(
+        "first_sense",
+        "drop AN phrases WordNet lists as compounds that are no kind of their noun (blue chip, "
+        "yellow fever), judged by the compound's first_sense or any_sense; keep: keep them",
+        metavar="{" + ",".join(COMPOUND_RULES) + "}",
+    )
+    lemma_guard: bool = build_setting(
+        True,
+        "drop arcs whose noun lemma means something else than the noun as written "
+        "(means → mean, data → datum, species → specie)",
+    )
     two_shot_triplets_per_class: int = build_setting(
         100, "<A, N, h(N)> triplets per adjective class in two_shot"
     )
@@ -98,6 +113,10 @@ class PlaneConfig(PipelineConfig):
         super().__post_init__()
         if self.regime not in REGIMES:
             raise ValueError(f"Unknown PLANE regime {self.regime!r}; use one of {REGIMES}.")
+        if self.non_compositional not in COMPOUND_RULES:
+            raise ValueError(
+                f"non_compositional must be one of {COMPOUND_RULES}, got {self.non_compositional!r}."
+            )
         if not 1 <= self.split_index <= N_RESAMPLES:
             raise ValueError(f"split_index must be 1 … {N_RESAMPLES}, got {self.split_index}.")
         if not (

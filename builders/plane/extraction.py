@@ -4,9 +4,12 @@
    NER left out) finding ``amod`` arcs onto noun heads, then one Parquet shard per task holding
    each document's (adjective, noun) pairs. Any datatrove executor runs it: locally through
    :func:`extract_an_pairs`, or on Slurm or Ray (see the PLANE card).
-2. :func:`count_an_shards`: streams the shard files a batch at a time and folds per-batch
+2. :func:`count_an_occurrences`: streams the shard files a batch at a time and folds per-batch
    pyarrow counts into running totals, so memory follows the number of distinct pairs, not the
-   corpus. PMI comes from the pair counts' marginals.
+   corpus. Each pair is counted per written form of its words (the adjective as written when
+   not sentence-initial, for "Australian"; the noun as written, for lemmas such as
+   "means" → "mean" that change its meaning). :func:`an_pairs` sums the forms and adds PMI from
+   the pair counts' marginals; :func:`adjective_forms` picks each adjective's written form.
 """
 
 from __future__ import annotations
@@ -34,11 +37,18 @@ from compsem.pipeline import (
 )
 from compsem.resources.spacy_pipeline import DEFAULT_SPACY_MODEL, pipeline_id
 
-# Bumped whenever extraction changes what the shards hold.
-EXTRACTION_REVISION = 1
+# Bumped whenever extraction changes what the shards hold (2: written forms of both words).
+EXTRACTION_REVISION = 2
 # The parse of an AN arc needs the tagger, parser and lemmatizer; NER only costs time.
 DISABLED = ("ner",)
-PAIR_TYPE = pa.struct([("adjective", pa.string()), ("noun", pa.string())])
+PAIR_TYPE = pa.struct(
+    [
+        ("adjective", pa.string()),
+        ("noun", pa.string()),
+        ("adjective_form", pa.string()),
+        ("noun_form", pa.string()),
+    ]
+)
 AN_SHARD_SCHEMA = pa.schema([("id", pa.string()), ("pairs", pa.list_(PAIR_TYPE))])
 AN_PAIR_SCHEMA = pa.schema(
     [
@@ -50,22 +60,39 @@ AN_PAIR_SCHEMA = pa.schema(
 )
 COUNT_SCHEMA = AN_PAIR_SCHEMA.remove(AN_PAIR_SCHEMA.get_field_index("pmi"))
 PAIR = ["adjective", "noun"]
+FORMS = ["adjective_form", "noun_form"]
+OCCURRENCE_SCHEMA = pa.schema(
+    [*((name, pa.string()) for name in PAIR + FORMS), ("count", pa.int64())]
+)
 # Partial counts held before they are folded into the running totals.
 FOLD_ROWS = 2_000_000
 
 
-def amod_pairs(doc) -> Iterator[tuple[str, str]]:
-    """(adjective lemma, noun lemma) for every ``amod`` arc whose head is a common noun."""
+def amod_arcs(doc) -> Iterator[tuple[str, str, str | None, str]]:
+    """(adjective lemma, noun lemma, adjective form, noun form) for every ``amod`` arc whose head
+    is a common noun. The adjective's form is its written case ("Australian", "former") where it
+    is the lemma as written, not sentence-initial and not all capitals (a headline), else None;
+    the noun's form is the word as written, lower-cased ("means" for the lemma "mean")."""
     for token in doc:
         if token.dep_ == "amod" and token.head.pos_ == "NOUN":
             adjective, noun = token.lemma_.lower(), token.head.lemma_.lower()
             if adjective.isalpha() and noun.isalpha():
-                yield adjective, noun
+                text = token.text
+                written = text.lower() == adjective and not token.is_sent_start
+                form = text if written and not (text.isupper() and len(text) > 1) else None
+                yield adjective, noun, form, token.head.text.lower()
+
+
+def amod_pairs(doc) -> Iterator[tuple[str, str]]:
+    """(adjective lemma, noun lemma) for every ``amod`` arc whose head is a common noun."""
+    for adjective, noun, _, _ in amod_arcs(doc):
+        yield adjective, noun
 
 
 def annotate_an(doc) -> dict:
-    """The SpacyAnnotator function: a document's AN pairs."""
-    return {"an_pairs": [{"adjective": a, "noun": n} for a, n in amod_pairs(doc)]}
+    """The SpacyAnnotator function: a document's AN arcs."""
+    names = PAIR + FORMS
+    return {"an_pairs": [dict(zip(names, arc, strict=True)) for arc in amod_arcs(doc)]}
 
 
 def an_row(self, document) -> dict:
@@ -126,39 +153,57 @@ def check_an_shards(folder: str | Path) -> list[Path]:
     )
 
 
-def count_an_shards(files: Sequence[Path]) -> pa.Table:
-    """Count the AN pairs in an extraction's shard files out of core; AN_PAIR_SCHEMA rows."""
+def count_an_occurrences(files: Sequence[Path]) -> pa.Table:
+    """Count the AN arcs in an extraction's shard files out of core, per pair and written forms;
+    OCCURRENCE_SCHEMA rows."""
+    keys = PAIR + FORMS
     partial: list[pa.Table] = []
     for path in tqdm(files, desc="Counting phrases", unit="shard", mininterval=1.0):
         for batch in pq.ParquetFile(path).iter_batches(batch_size=65_536, columns=["pairs"]):
             pairs = pc.list_flatten(batch.column("pairs"))
-            table = pa.table({"adjective": pairs.field("adjective"), "noun": pairs.field("noun")})
-            partial.append(_pair_counts(table, [], "count_all"))
+            table = pa.table({name: pairs.field(name) for name in keys})
+            partial.append(_counts(table, keys, [], "count_all"))
             if sum(len(t) for t in partial) > FOLD_ROWS:
-                partial = [_fold(partial)]
-    return with_pmi(_fold(partial))
+                partial = [_fold(partial, OCCURRENCE_SCHEMA)]
+    return _fold(partial, OCCURRENCE_SCHEMA)
 
 
-def _pair_counts(table: pa.Table, target: list[str], aggregation: str) -> pa.Table:
-    """(adjective, noun, count) rows: ``aggregation`` of ``target`` per pair."""
-    grouped = table.group_by(PAIR).aggregate([(target, aggregation)])
-    return pa.table(
-        {
-            "adjective": grouped["adjective"],
-            "noun": grouped["noun"],
-            "count": grouped[next(c for c in grouped.column_names if c not in PAIR)],
-        }
+def count_an_shards(files: Sequence[Path]) -> pa.Table:
+    """Count the AN pairs in an extraction's shard files out of core; AN_PAIR_SCHEMA rows."""
+    return an_pairs(count_an_occurrences(files))
+
+
+def an_pairs(occurrences: pa.Table) -> pa.Table:
+    """AN_PAIR_SCHEMA rows: the occurrences' counts summed over written forms, with PMI."""
+    return with_pmi(_fold([occurrences.select(COUNT_SCHEMA.names)], COUNT_SCHEMA))
+
+
+def adjective_forms(occurrences: pa.Table) -> dict[str, str]:
+    """Each adjective's most frequent written form where that is not its lemma (a proper
+    adjective's capital: "australian" → "Australian"); ties go to the first form in sort order."""
+    written = occurrences.filter(pc.is_valid(occurrences["adjective_form"]))
+    counts = _counts(written, ["adjective", "adjective_form"], ["count"], "sum").sort_by(
+        [("adjective", "ascending"), ("count", "descending"), ("adjective_form", "ascending")]
     )
+    forms: dict[str, str] = {}
+    for adjective, form in zip(
+        counts["adjective"].to_pylist(), counts["adjective_form"].to_pylist(), strict=True
+    ):
+        forms.setdefault(adjective, form)
+    return {adjective: form for adjective, form in forms.items() if form != adjective}
 
 
-def _fold(partial: list[pa.Table]) -> pa.Table:
-    """One count per pair from partial counts."""
-    table = (
-        pa.concat_tables([t.cast(COUNT_SCHEMA) for t in partial])
-        if partial
-        else COUNT_SCHEMA.empty_table()
-    )
-    return _pair_counts(table, ["count"], "sum")
+def _counts(table: pa.Table, keys: list[str], target: list[str], aggregation: str) -> pa.Table:
+    """(*keys, count) rows: ``aggregation`` of ``target`` per distinct ``keys``."""
+    grouped = table.group_by(keys).aggregate([(target, aggregation)])
+    count = grouped[next(c for c in grouped.column_names if c not in keys)]
+    return pa.table({**{key: grouped[key] for key in keys}, "count": count})
+
+
+def _fold(partial: list[pa.Table], schema: pa.Schema) -> pa.Table:
+    """One count per distinct key (``schema``'s columns but the count) from partial counts."""
+    table = pa.concat_tables([t.cast(schema) for t in partial]) if partial else schema.empty_table()
+    return _counts(table, schema.names[:-1], ["count"], "sum").cast(schema)
 
 
 def an_pair_table(counts: Counter[tuple[str, str]]) -> pa.Table:

@@ -1,14 +1,17 @@
-"""PLANE's item pool: adjective-noun pairs counted in a corpus, joined with the adjective lexicon
-and WordNet hypernyms into every item of Table 1, cached by fingerprints of the inputs."""
+"""PLANE's item pool: adjective-noun pairs counted in a corpus, less the phrases WordNet reads
+otherwise (:mod:`~compsem.builders.plane.compounds`), joined with the adjective lexicon and
+WordNet hypernyms into every item of Table 1, cached by fingerprints of the inputs."""
 
 from __future__ import annotations
 
+from functools import cache
 from pathlib import Path
 
 import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
 
+from compsem.builders.plane.compounds import dropped_summary, filter_phrases
 from compsem.builders.plane.config import (
     _PIPELINE_REVISION,
     ENTAILS,
@@ -17,13 +20,14 @@ from compsem.builders.plane.config import (
 )
 from compsem.builders.plane.extraction import (
     DISABLED,
+    adjective_forms,
     check_an_shards,
-    count_an_shards,
+    count_an_occurrences,
     extract_an_pairs,
 )
 from compsem.builders.plane.hypernyms import hypernym_table
 from compsem.fingerprint import cached_table, file_fingerprint, fingerprint, row_id
-from compsem.loading_scripts.corpora import WORDNET_GLOSSES, Corpus, open_corpus
+from compsem.loading_scripts.corpora import Corpus, open_corpus
 from compsem.pipeline import CorpusError, shard_files, shard_parser, spacy_pipeline
 from compsem.resources.lexicon import ADJECTIVE_CLASSES, load_adjective_lexicon
 from compsem.resources.spacy_pipeline import pipeline_id
@@ -42,12 +46,18 @@ def _words_with_articles(words: pa.Array, capitalise: bool) -> pa.Array:
     return pc.binary_join_element_wise(article, words, " ")
 
 
-def item_pool(pairs: pa.Table, lexicon_classes: dict[str, str], hypernyms: pa.Table) -> pa.Table:
+def item_pool(
+    pairs: pa.Table,
+    lexicon_classes: dict[str, str],
+    hypernyms: pa.Table,
+    forms: dict[str, str] | None = None,
+) -> pa.Table:
     """Every PLANE item (Table 1) for the AN pairs whose adjective is in the lexicon and whose
     noun has a WordNet noun synset; sorted, so the pool is deterministic.
 
     ``hypernyms`` has a ``distance`` 0 row (hypernym null) per noun with a synset: it makes the
-    IT1 item; rows at distance ≥ 1 make the IT2 and IT3 items."""
+    IT1 item; rows at distance ≥ 1 make the IT2 and IT3 items. ``forms`` writes an adjective
+    otherwise than its lemma in the text fields ("australian" → "Australian")."""
     lexicon = pa.table(
         {
             "adjective": list(lexicon_classes),
@@ -74,7 +84,9 @@ def item_pool(pairs: pa.Table, lexicon_classes: dict[str, str], hypernyms: pa.Ta
         (
             upward,
             3,
-            pc.binary_join_element_wise(upward["adjective"], upward["hypernym"], " "),
+            pc.binary_join_element_wise(
+                _written(upward["adjective"], forms), upward["hypernym"], " "
+            ),
         ),
     ]
     table = pa.concat_tables(
@@ -104,7 +116,16 @@ def item_pool(pairs: pa.Table, lexicon_classes: dict[str, str], hypernyms: pa.Ta
             ("hypernym", "ascending"),
         ]
     )
-    return _item_columns(table)
+    return _item_columns(table, forms)
+
+
+def _written(adjectives: pa.ChunkedArray, forms: dict[str, str] | None) -> pa.ChunkedArray:
+    """Each adjective lemma as the text writes it: its form in ``forms``, else the lemma."""
+    if not forms:
+        return adjectives
+    lemmas = pa.array(list(forms), pa.string())
+    written = pc.take(pa.array(list(forms.values()), pa.string()), pc.index_in(adjectives, lemmas))
+    return pc.coalesce(written, adjectives)
 
 
 def _item_ids(table: pa.Table, batch_rows: int = 100_000) -> pa.ChunkedArray:
@@ -124,9 +145,9 @@ def _item_ids(table: pa.Table, batch_rows: int = 100_000) -> pa.ChunkedArray:
     return pa.chunked_array(chunks, pa.string())
 
 
-def _item_columns(table: pa.Table) -> pa.Table:
+def _item_columns(table: pa.Table, forms: dict[str, str] | None = None) -> pa.Table:
     """Add premise, sentence, label and id to the joined pool, in ITEM_FEATURES order."""
-    premise = pc.binary_join_element_wise(table["adjective"], table["noun"], " ")
+    premise = pc.binary_join_element_wise(_written(table["adjective"], forms), table["noun"], " ")
     sentence = pc.binary_join_element_wise(
         _words_with_articles(premise, capitalise=True),
         "is",
@@ -159,7 +180,7 @@ def _item_columns(table: pa.Table) -> pa.Table:
 def open_source(config: PlaneConfig) -> Corpus | list[Path]:
     """The corpus to parse, or the checked shard files of an extraction run elsewhere."""
     if config.extracted:
-        if config.corpus != WORDNET_GLOSSES:
+        if config.corpus != PlaneConfig.corpus:
             raise ValueError("Pass either a corpus or an extracted shards folder, not both.")
         return check_an_shards(config.extracted)
     return open_corpus(config.corpus, config.text_column, config.split)
@@ -183,9 +204,28 @@ def describe_source(config: PlaneConfig, source: Corpus | list[Path]) -> dict:
     }
 
 
-def build_item_pool(config: PlaneConfig) -> pa.Table:
-    """The item pool of ``config``'s inputs. Extraction, counting, the WordNet walk and the pool
-    are cached by fingerprints of their inputs, so every config reads one cache."""
+def extract_source(config: PlaneConfig, source: Corpus | list[Path]) -> list[Path]:
+    """The shard files of the corpus's AN arcs. Named sources joined (``embedded``) are each
+    extracted and cached on their own, so a source added or dropped costs only its own parse;
+    with --max-docs the corpus is one extraction, as its tasks' first documents span sources."""
+    if not isinstance(source, Corpus):
+        return source
+    parts = [source]
+    if len(source.sources) > 1 and not config.max_docs:
+        parts = [open_corpus(info.name) for info in source.sources]
+    return [
+        path
+        for part in parts
+        for path in shard_files(
+            extract_an_pairs(
+                part, config.spacy_model, config.max_docs, config.tasks, config.workers
+            )
+        )
+    ]
+
+
+def _pool_inputs(config: PlaneConfig) -> tuple:
+    """The AN occurrences, hypernyms and lexicon of ``config``, and the key of its pool."""
     source = open_source(config)
     description = describe_source(config, source)
     # With --max-docs, which documents are parsed depends on how the corpus is split into tasks.
@@ -193,31 +233,60 @@ def build_item_pool(config: PlaneConfig) -> pa.Table:
     pairs_key = fingerprint("an_pairs", description, config.max_docs, tasks, _PIPELINE_REVISION)
 
     def count() -> pa.Table:
-        files = source
-        if isinstance(source, Corpus):
-            shards = extract_an_pairs(
-                source, config.spacy_model, config.max_docs, config.tasks, config.workers
-            )
-            files = shard_files(shards)
-        pairs = count_an_shards(files)
-        if len(pairs) == 0:
+        occurrences = count_an_occurrences(extract_source(config, source))
+        if len(occurrences) == 0:
             raise CorpusError(
                 f"Corpus {description['corpus']!r} yielded no adjective-noun phrases: it is empty "
                 "or holds no English text. Pass a corpus of English sentences."
             )
-        return pairs
+        return occurrences
 
-    pairs = cached_table("an_pairs", pairs_key, count)
+    occurrences = cached_table("an_occurrences", pairs_key, count)
     hypernym_key = fingerprint("hypernyms", pairs_key, wordnet_version(), MAX_HYPERNYM_DISTANCE)
     hypernyms = cached_table(
         "hypernyms",
         hypernym_key,
         lambda: hypernym_table(
-            pairs["noun"].unique().to_pylist(), max(MAX_HYPERNYM_DISTANCE.values())
+            occurrences["noun"].unique().to_pylist(), max(MAX_HYPERNYM_DISTANCE.values())
         ),
     )
     lexicon = load_adjective_lexicon(config.lexicon)
-    pool_key = fingerprint("plane_items", hypernym_key, lexicon.fingerprint, _PIPELINE_REVISION)
-    return cached_table(
-        "plane_items", pool_key, lambda: item_pool(pairs, lexicon.classes, hypernyms)
+    pool_key = fingerprint(
+        "plane_items",
+        hypernym_key,
+        lexicon.fingerprint,
+        config.non_compositional,
+        config.lemma_guard,
+        _PIPELINE_REVISION,
     )
+    return occurrences, hypernyms, lexicon, pool_key
+
+
+def build_item_pool(config: PlaneConfig) -> pa.Table:
+    """The item pool of ``config``'s inputs. Extraction, counting, the WordNet walk and the pool
+    are cached by fingerprints of their inputs, so every config reads one cache."""
+    occurrences, hypernyms, lexicon, pool_key = _pool_inputs(config)
+    filtered = cache(
+        lambda: filter_phrases(
+            occurrences, lexicon.classes, config.non_compositional, config.lemma_guard
+        )
+    )
+    cached_table("plane_dropped", pool_key, lambda: filtered()[1])
+    return cached_table(
+        "plane_items",
+        pool_key,
+        lambda: item_pool(filtered()[0], lexicon.classes, hypernyms, adjective_forms(occurrences)),
+    )
+
+
+def dropped_phrases(config: PlaneConfig) -> dict:
+    """What the pool of ``config`` left out as phrases WordNet reads otherwise, for the card."""
+    occurrences, _, lexicon, pool_key = _pool_inputs(config)
+    dropped = cached_table(
+        "plane_dropped",
+        pool_key,
+        lambda: filter_phrases(
+            occurrences, lexicon.classes, config.non_compositional, config.lemma_guard
+        )[1],
+    )
+    return dropped_summary(dropped)

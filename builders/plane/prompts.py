@@ -72,8 +72,9 @@ def _prompt_line(template: str, c1: str, c2: str, verbaliser: str) -> str:
 def _prompts_for(triplet: dict) -> list[dict]:
     adjective, noun, hypernym = triplet["adjective"], triplet["noun"], triplet["hypernym"]
     klass = triplet["adjective_class"]
-    c1 = with_article(f"{adjective} {noun}", capitalise=True)
-    c2 = {1: noun, 2: hypernym, 3: f"{adjective} {hypernym}"}
+    written = triplet["premise"].split(" ", 1)[0]  # the adjective as the corpus writes it
+    c1 = with_article(triplet["premise"], capitalise=True)
+    c2 = {1: noun, 2: hypernym, 3: f"{written} {hypernym}"}
     rows = []
     for template, (verbaliser, words), it in product(
         TEMPLATES, VERBALISERS.items(), INFERENCE_TYPES

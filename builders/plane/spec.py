@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import os
 from collections import Counter
 
@@ -13,10 +14,11 @@ from compsem.builders.plane.config import (
     ORIGINAL_CONFIGS,
     PlaneConfig,
 )
-from compsem.builders.plane.items import describe_source, open_source
+from compsem.builders.plane.items import describe_source, dropped_phrases, open_source
 from compsem.builders.plane.llm_prompts import LLM_PROMPTS
-from compsem.card import WORDNET_LICENSE, template_path
-from compsem.loading_scripts.corpora import GLOSS_PARTS
+from compsem.builders.plane.source_yield import YIELD_FILE
+from compsem.card import template_path
+from compsem.loading_scripts.corpora import GLOSS_PARTS, Corpus
 from compsem.presets import Preset
 from compsem.resources.lexicon import load_adjective_lexicon
 from compsem.resources.wordnet import wordnet_version
@@ -39,6 +41,13 @@ CHANGELOG = {
     "1.0.0": "First compsem generation of PLANE: Table 1 items from a corpus, the shipped "
     "472-adjective lexicon and WordNet 3.0; GOoD, One-IT and in-distribution splits (five seeded "
     "resamples each) with no hypernym leak; two-shot prompts; readers of the original release.",
+    "2.0.0": "Built by default from the embedded corpus (WordNet's glosses, Reuters-21578, State "
+    "of the Union, Brown), each source named, versioned, licensed and fingerprinted on the card; "
+    "proper adjectives keep their written capital in premise, hypothesis, sentence and the two-shot "
+    "prompts ('An "
+    "Australian fern is a plant.'); phrases WordNet lists as compounds that are no kind of their "
+    "noun ('blue chip', 'yellow fever') and arcs whose noun lemma changes the meaning of the "
+    "written noun ('means' -> 'mean') are left out, and counted on the card.",
 }
 PRESET = Preset(
     name="plane",
@@ -59,13 +68,24 @@ def demo_settings() -> dict:
     return {"tasks": parallel, "workers": parallel}
 
 
+def corpus_yield() -> dict | None:
+    """The measured yield of each embedded source (``perf/corpus_yield.py --whole``), if any."""
+    return json.loads(YIELD_FILE.read_text()) if YIELD_FILE.is_file() else None
+
+
 def provenance(config: PlaneConfig) -> dict:
     """The inputs that determine the generated content, for the card."""
     lexicon = load_adjective_lexicon(config.lexicon)
+    source = open_source(config)
     return {
         "version": str(Plane.VERSION),
         "seed": config.seed,
-        **describe_source(config, open_source(config)),
+        **describe_source(config, source),
+        "sources": source.provenance() if isinstance(source, Corpus) else [],
+        "non_compositional": config.non_compositional,
+        "lemma_guard": config.lemma_guard,
+        "dropped_phrases": dropped_phrases(config),
+        "corpus_yield": corpus_yield(),
         "max_docs": config.max_docs,
         "wordnet": wordnet_version(),
         "lexicon": lexicon.source,
@@ -81,13 +101,16 @@ def provenance(config: PlaneConfig) -> dict:
 
 SPEC = BenchmarkSpec(
     name="plane",
-    title="PLANE, adjective-noun phrase entailment, built from WordNet's glosses",
+    title="PLANE, adjective-noun phrase entailment, built from WordNet's glosses and newswire, "
+    "speeches and the Brown corpus",
     builder=Plane,
     card_template=template_path("plane.md"),
     card_metadata={
         "pretty_name": "PLANE: Phrase-Level Adjective-Noun Entailment (compsem generation)",
         "language": ["en"],
-        **WORDNET_LICENSE,
+        "license": "other",
+        "license_name": "corpus-and-wordnet",
+        "license_link": "https://wordnet.princeton.edu/license-and-commercial-use",
         "task_categories": ["text-classification"],
         "task_ids": ["natural-language-inference"],
         "tags": ["compositionality", "entailment", "adjective-noun", "wordnet", "compsem"],
