@@ -82,7 +82,7 @@ class PlaneConfig(PipelineConfig):
         None, "parse only the first N documents (of each datatrove task's share)", minimum=1
     )
     test_fraction: float = build_setting(
-        0.4, "share of the row mass whose vocabulary goes to test (GOoD, One-IT)"
+        0.15, "share of the balanced rows the split optimiser aims to put in test (GOoD, One-IT)"
     )
     validation_fraction: float = build_setting(
         0.25, "share of the balanced train side held out as validation (GOoD, One-IT)"

@@ -18,6 +18,7 @@ from compsem.builders.plane.config import (
 )
 from compsem.builders.plane.hypernyms import unigram_hypernyms
 from compsem.builders.plane.items import build_item_pool
+from compsem.builders.plane.partition import balanced_ceiling, partition_vocabulary
 from compsem.builders.plane.prompts import two_shot_prompts
 from compsem.builders.plane.vocabulary import (
     ItemCodes,
@@ -27,7 +28,6 @@ from compsem.builders.plane.vocabulary import (
     holdout,
     nouns_with_every_class,
     rows_within_sides,
-    vocabulary_sides,
 )
 from compsem.loading_scripts.plane_release import read_original_split
 from compsem.resources.lexicon import ADJECTIVE_CLASSES
@@ -58,8 +58,8 @@ def goood_splits(
     balanced; test nouns are those seen with every adjective class (§3.2). Validation is a
     balanced holdout of the train side, for model selection."""
     items = ItemCodes.from_table(pool, ADJECTIVE_CLASSES)
-    shares = (1 - config.test_fraction, config.test_fraction)
-    row_side = rows_within_sides(items, vocabulary_sides(items, shares, rng))
+    partition = partition_vocabulary(items, inference_types, config.test_fraction, rng)
+    row_side = rows_within_sides(items, partition.side)
     train = balance(items, np.flatnonzero(row_side == 0), inference_types, rng)
     test = nouns_with_every_class(items, np.flatnonzero(row_side == 1))
     train, validation = holdout(items, train, inference_types, config.validation_fraction, rng)
@@ -94,6 +94,18 @@ def in_distribution_splits(
         "test": balance(items, test, INFERENCE_TYPES, rng),
     }
     return {split: pool.take(rows) for split, rows in splits.items()}
+
+
+def pool_ceilings(pool: pa.Table, configs: list[PlaneConfig]) -> dict[str, int]:
+    """The balanced ceiling of the pool (:func:`~compsem.builders.plane.partition.balanced_ceiling`)
+    for each GOoD, One-IT and in-distribution config: what split efficiency divides by."""
+    items = ItemCodes.from_table(pool, ADJECTIVE_CLASSES)
+    ceilings = {
+        regime: balanced_ceiling(items, inference_types)
+        for regime, inference_types in (("goood", INFERENCE_TYPES), ("one_it", (3,)))
+    }
+    ceilings["in_distribution"] = ceilings["goood"]
+    return {config.name: ceilings[config.regime] for config in configs if config.regime in ceilings}
 
 
 def plane_splits(config: PlaneConfig) -> dict[str, pa.Table]:

@@ -113,13 +113,18 @@ def vocabulary_sides(
     return side
 
 
-def nouns_with_every_class(items: ItemCodes, rows: np.ndarray) -> np.ndarray:
-    """The ``rows`` whose noun occurs with adjectives of every class somewhere in the pool
-    (PLANE §3.2's restriction on test items, against noun-adjective association cues)."""
+def seen_with_every_class(items: ItemCodes) -> np.ndarray:
+    """Per word: whether it is the noun of rows with adjectives of every class in the pool."""
     n_classes = int(items.adjective_class.max()) + 1
     seen = np.zeros((n_classes, items.n_words), dtype=bool)
     seen[items.adjective_class, items.noun] = True
-    return rows[seen.all(axis=0)[items.noun[rows]]]
+    return seen.all(axis=0)
+
+
+def nouns_with_every_class(items: ItemCodes, rows: np.ndarray) -> np.ndarray:
+    """The ``rows`` whose noun occurs with adjectives of every class somewhere in the pool
+    (PLANE §3.2's restriction on test items, against noun-adjective association cues)."""
+    return rows[seen_with_every_class(items)[items.noun[rows]]]
 
 
 def rows_within_sides(items: ItemCodes, side: np.ndarray) -> np.ndarray:
@@ -194,6 +199,37 @@ def _pick(
     return np.concatenate(taken) if taken else np.array([], dtype=np.int64)
 
 
+def balanced_per_type(negatives: np.ndarray, positives: np.ndarray) -> np.ndarray:
+    """The largest even number of rows per inference type such that every inference type has
+    that many rows and half of all rows are entailments, for arrays ``(..., types)`` of the
+    negatives and positives available per inference type. Each inference type may take its
+    negatives in any share (as :func:`balance` does)."""
+    negatives = np.asarray(negatives, dtype=np.int64)
+    positives = np.asarray(positives, dtype=np.int64)
+    n_types = negatives.shape[-1]
+    low = np.zeros(negatives.shape[:-1], dtype=np.int64)
+    high = (negatives + positives).min(axis=-1)
+
+    def feasible(per_type: np.ndarray) -> np.ndarray:
+        k = per_type[..., None]
+        fewest = np.maximum(0, k - positives).sum(axis=-1)
+        most = np.minimum(k, negatives).sum(axis=-1)
+        return (2 * fewest <= per_type * n_types) & (per_type * n_types <= 2 * most)
+
+    while (low < high).any():
+        middle = (low + high + 1) // 2
+        ok = feasible(middle)
+        low, high = np.where(ok, middle, low), np.where(ok, high, middle - 1)
+    return low - low % 2
+
+
+def balanced_rows(counts: np.ndarray) -> np.ndarray:
+    """Rows in the largest balanced subset, for counts ``(..., types, 2)`` by (inference type,
+    label): equal rows per inference type, labels 50/50."""
+    counts = np.asarray(counts)
+    return balanced_per_type(counts[..., 0], counts[..., 1]) * counts.shape[-2]
+
+
 def _quota_sample(
     items: ItemCodes,
     rows: np.ndarray,
@@ -215,26 +251,12 @@ def _quota_sample(
     }
     positives = np.array([len(available[t, 1]) for t in inference_types])
     negatives = np.array([len(available[t, 0]) for t in inference_types])
-
-    def bounds(per_type: int) -> tuple[np.ndarray, np.ndarray, int]:
-        low = np.maximum(0, per_type - positives)
-        high = np.minimum(per_type, negatives)
-        return low, high, per_type * len(inference_types) // 2
-
-    def feasible(per_type: int) -> bool:
-        low, high, wanted = bounds(per_type)
-        return bool((low <= high).all() and low.sum() <= wanted <= high.sum())
-
-    lo, hi = 0, int((positives + negatives).min())
+    per_type = int(balanced_per_type(negatives, positives))
     if max_per_type is not None:
-        hi = min(hi, max_per_type)
-    while lo < hi:
-        middle = (lo + hi + 1) // 2
-        lo, hi = (middle, hi) if feasible(middle) else (lo, middle - 1)
-    per_type = lo
-    while per_type > 0 and (per_type * len(inference_types) % 2 or not feasible(per_type)):
-        per_type -= 1  # an even total, so the labels split exactly in half
-    low, high, wanted = bounds(per_type)
+        per_type = min(per_type, max_per_type - max_per_type % 2)
+    low = np.maximum(0, per_type - positives)
+    high = np.minimum(per_type, negatives)
+    wanted = per_type * len(inference_types) // 2
     negative_counts = low + apportion(wanted - int(low.sum()), high - low)
     cells = []
     for t, n_negative in zip(inference_types, negative_counts, strict=True):
