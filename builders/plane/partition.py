@@ -11,7 +11,7 @@ only negatives of IT1 and IT2, so they bind; the worth of a side is a function o
 round computes, with ``numpy.bincount`` over the items, what moving each word to the other side
 would change in both sides' counts, scores every move at once, and applies the best moves
 (halving their number while a batch does not pay, doubling it while it does), until no move
-pays or :data:`MAX_ROUNDS` rounds have run.
+pays or the round budget is spent.
 """
 
 from __future__ import annotations
@@ -32,7 +32,10 @@ from compsem.builders.plane.vocabulary import (
 # Worth of one raw kept row beside a balanced one: lets the search cross plateaus where the
 # balanced count does not move (a row of a non-binding cell may pay later).
 _RAW_WEIGHT = 0.01
-# Rounds of moves at most: a bound on time that, unlike a clock, keeps the splits reproducible.
+# Rounds of moves: a bound on time that, unlike a clock, keeps the splits reproducible. A pool
+# gets ROW_ROUNDS / rows rounds (a round costs about half a microsecond per row), within bounds.
+ROW_ROUNDS = 60_000_000
+MIN_ROUNDS = 20
 MAX_ROUNDS = 400
 
 
@@ -59,6 +62,7 @@ class Partition:
 
     side: np.ndarray
     counts: np.ndarray  # (2, types, 2): kept rows per side, inference type and label
+    score: float
     rounds: int = 0
     seconds: float = 0.0
 
@@ -166,7 +170,7 @@ def optimise_sides(
         if len(chosen) == batch:
             batch *= 2
     counts = counts.reshape(2, edges.n_types, 2)
-    return Partition(side, counts, rounds, time.perf_counter() - start)
+    return Partition(side, counts, current, rounds, time.perf_counter() - start)
 
 
 def hyperedges(items: ItemCodes, inference_types: tuple[int, ...]) -> Hyperedges:
@@ -185,19 +189,57 @@ def hyperedges(items: ItemCodes, inference_types: tuple[int, ...]) -> Hyperedges
     )
 
 
+def _follow_adjectives(
+    items: ItemCodes, edges: Hyperedges, side: np.ndarray, test_share: float
+) -> np.ndarray:
+    """Sides for nouns and hypernyms given the adjectives' sides: a testable noun goes to test
+    when it has more rows with test adjectives than its share, then every other word to the
+    side with more of the rows whose adjective and noun already share it."""
+    side = side.copy()
+    is_adjective = np.zeros(items.n_words, dtype=bool)
+    is_adjective[items.adjective] = True
+    on_test = side[items.adjective] == 1
+    with_test = np.bincount(items.noun[on_test], minlength=items.n_words)
+    with_train = np.bincount(items.noun[~on_test], minlength=items.n_words)
+    testable = np.zeros(items.n_words, dtype=bool)
+    testable[items.noun[edges.testable]] = True
+    nouns = ~is_adjective & (with_test + with_train > 0)
+    side[nouns] = testable[nouns] & (
+        with_test[nouns] * (1 - test_share) > with_train[nouns] * test_share
+    )
+    hypernym = edges.words[:, 2]
+    row_side = np.where(side[items.adjective] == side[items.noun], side[items.adjective], -1)
+    votes = [
+        np.bincount(hypernym[(row_side == s) & (hypernym >= 0)], minlength=items.n_words) / share
+        for s, share in ((0, 1 - test_share), (1, test_share))
+    ]
+    others = ~is_adjective & ~nouns
+    side[others] = votes[1][others] > votes[0][others]
+    return side
+
+
+def round_budget(n_rows: int) -> int:
+    """Rounds of search a pool of ``n_rows`` items gets: :data:`ROW_ROUNDS` row-rounds, within
+    [:data:`MIN_ROUNDS`, :data:`MAX_ROUNDS`] (a round costs time in proportion to the rows)."""
+    return int(np.clip(ROW_ROUNDS // max(n_rows, 1), MIN_ROUNDS, MAX_ROUNDS))
+
+
 def partition_vocabulary(
     items: ItemCodes,
     inference_types: tuple[int, ...],
     test_share: float,
     rng: np.random.Generator,
 ) -> Partition:
-    """A train (0) / test (1) side per word: a random deal of adjectives (per class) and nouns
-    by row mass (:func:`~compsem.builders.plane.vocabulary.vocabulary_sides`), improved by
-    :func:`optimise_sides` until test holds about ``test_share`` of the balanced rows."""
+    """A train (0) / test (1) side per word, with test at about ``test_share`` of the balanced
+    rows: a random deal of adjectives (per class, by row mass:
+    :func:`~compsem.builders.plane.vocabulary.vocabulary_sides`), nouns and hypernyms where
+    those adjectives pull them (:func:`_follow_adjectives`), then :func:`optimise_sides`."""
     edges = hyperedges(items, inference_types)
-    side = vocabulary_sides(items, (1 - test_share, test_share), rng)
-    side[side == UNASSIGNED] = 0
-    return optimise_sides(edges, side, test_share)
+    is_adjective = np.zeros(items.n_words, dtype=bool)
+    is_adjective[items.adjective] = True
+    dealt = vocabulary_sides(items, (1 - test_share, test_share), rng)
+    side = _follow_adjectives(items, edges, np.where(is_adjective, dealt, 0), test_share)
+    return optimise_sides(edges, side, test_share, round_budget(len(edges.cell)))
 
 
 def balanced_ceiling(items: ItemCodes, inference_types: tuple[int, ...]) -> int:

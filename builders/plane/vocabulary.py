@@ -176,23 +176,44 @@ def _cue_free(items: ItemCodes, rows: np.ndarray) -> np.ndarray:
         rows = rows[~bad]
 
 
+def _occurrence(values: np.ndarray) -> np.ndarray:
+    """For each entry, how many equal entries precede it (0 for a value's first)."""
+    order = np.argsort(values, kind="stable")
+    ordered = values[order]
+    starts = np.flatnonzero(np.r_[True, ordered[1:] != ordered[:-1]])
+    first = np.repeat(starts, np.diff(np.r_[starts, len(values)]))
+    occurrence = np.empty(len(values), dtype=np.int64)
+    occurrence[order] = np.arange(len(values)) - first
+    return occurrence
+
+
 def _pick(
     items: ItemCodes, cells: list[tuple[np.ndarray, int]], rng: np.random.Generator
 ) -> np.ndarray:
-    """Take ``count`` rows of each cell, the fullest cells first. Within a cell, rows whose noun
+    """Take ``count`` rows of each cell: cells taken whole first, then entailment cells, then
+    the rest, the fullest first. Within a cell, rows whose noun
     and hypernym already carry the other label among the rows taken so far come first (random
     among equals), so a kept row seldom leaves a word with a single label: the subsective IT2
-    row of a triplet follows its IT3 twin, which shares noun and hypernym."""
+    row of a triplet follows its IT3 twin, which shares noun and hypernym. Among rows that
+    score alike, a word's first rows come before its second ones, so the rows taken cover as
+    many words as they can."""
     has_label = np.zeros((2, items.n_words + 1), dtype=bool)  # [label, word]; index -1: none
     taken = []
-    for members, count in sorted(cells, key=lambda cell: -cell[1] / max(len(cell[0]), 1)):
+    def order(cell: tuple[np.ndarray, int]) -> tuple:
+        members, count = cell
+        whole = count >= len(members)
+        label = items.label[members[0]] if len(members) else 0
+        return (not whole, -label, -count / max(len(members), 1))
+
+    for members, count in sorted(cells, key=order):
         members = rng.permutation(members)
         other = 1 - items.label[members]
         score = sum(
             has_label[other, role[members]] | (role[members] < 0)
             for role in (items.noun, items.hypernym)
         )
-        chosen = members[np.argsort(-score, kind="stable")[:count]]
+        spread = sum(_occurrence(role[members]) for role in (items.noun, items.hypernym))
+        chosen = members[np.lexsort((spread, -score))[:count]]
         for role in (items.noun, items.hypernym):
             has_label[items.label[chosen], role[chosen]] = True
         taken.append(chosen)
@@ -295,6 +316,8 @@ def holdout(
 ) -> tuple[np.ndarray, np.ndarray]:
     """Split balanced ``rows`` into (rest, held out ≈ ``fraction``), each balanced again."""
     per_type = round(fraction * len(rows) / len(inference_types))
+    if len(rows) >= 4 * len(inference_types):
+        per_type = max(per_type, 2)  # a small train side still gives a validation split
     held = _quota_sample(items, rows, inference_types, rng, max_per_type=per_type)
     rest = np.setdiff1d(rows, held)
     return balance(items, rest, inference_types, rng), balance(items, held, inference_types, rng)
