@@ -199,6 +199,7 @@ def _pick(
     many words as they can."""
     has_label = np.zeros((2, items.n_words + 1), dtype=bool)  # [label, word]; index -1: none
     taken = []
+
     def order(cell: tuple[np.ndarray, int]) -> tuple:
         members, count = cell
         whole = count >= len(members)
