@@ -1,11 +1,19 @@
-"""The split optimiser's arithmetic, checked against brute force on small random inputs."""
+"""The split optimiser's arithmetic, checked against brute force on small random inputs, and
+what a corpus too small for a regime is told."""
 
 from itertools import product
 
 import numpy as np
 import pytest
 
+from compsem.builders.plane.config import PlaneConfig
+from compsem.builders.plane.items import build_item_pool
 from compsem.builders.plane.partition import Hyperedges, _Moves, _score, optimise_sides
+from compsem.builders.plane.splits import (
+    MIN_INTENSIONAL_PHRASES,
+    intensional_phrases,
+    plane_splits,
+)
 from compsem.builders.plane.vocabulary import balanced_rows
 
 
@@ -95,3 +103,17 @@ def test_local_search_only_improves_and_is_deterministic():
         moved = first.side.copy()
         moved[word] = 1 - moved[word]
         assert score(moved) <= score(first.side) + 1e-9
+
+
+@pytest.mark.slow
+def test_a_corpus_too_small_for_goood_says_how_many_intensional_phrases_it_lacks():
+    config = PlaneConfig(name="goood_split_1", regime="goood", max_docs=3000)
+    pool_phrases = intensional_phrases(build_item_pool(config))
+    need = MIN_INTENSIONAL_PHRASES["goood"]
+    assert pool_phrases < need
+    message = (
+        rf"holds {pool_phrases} distinct intensional adjective-noun phrases; goood splits need "
+        rf"about {need}, so about {need - pool_phrases} more"
+    )
+    with pytest.raises(ValueError, match=message):
+        plane_splits(config)
