@@ -33,8 +33,8 @@ from compsem.builders.plane.vocabulary import (
 # balanced count does not move (a row of a non-binding cell may pay later).
 _RAW_WEIGHT = 0.01
 # Rounds of moves: a bound on time that, unlike a clock, keeps the splits reproducible. A pool
-# gets ROW_ROUNDS / rows rounds (a round costs about half a microsecond per row), within bounds.
-ROW_ROUNDS = 60_000_000
+# gets ROW_ROUNDS / rows rounds (a round costs about a quarter of a microsecond per row).
+ROW_ROUNDS = 100_000_000
 MIN_ROUNDS = 20
 MAX_ROUNDS = 400
 
@@ -73,16 +73,17 @@ class Partition:
 
 def _score(counts0: np.ndarray, counts1: np.ndarray, n_types: int, test_share: float):
     """The objective of sides with these cell counts (``(..., cells)``): balanced rows of both
-    sides, less what test lacks of ``test_share`` of them (counted at the full price of the rows
-    it stands for, so a partition with no test never pays) and what it holds beyond, plus a
-    little for every raw kept row."""
+    sides, less what test lacks of ``test_share`` of them or train of the rest (each counted at
+    the full price of the rows it stands for, so a partition with everything on one side is
+    worth nothing), plus a little for every raw kept row."""
     shape = (*counts0.shape[:-1], n_types, 2)
     train = balanced_rows(counts0.reshape(shape))
     test = balanced_rows(counts1.reshape(shape))
     total = train + test
     gap = test_share * total - test
     raw = counts0.sum(axis=-1) + counts1.sum(axis=-1)
-    return total - np.maximum(0, gap) / test_share - np.maximum(0, -gap) + _RAW_WEIGHT * raw
+    lacking = np.maximum(0, gap) / test_share + np.maximum(0, -gap) / (1 - test_share)
+    return total - lacking + _RAW_WEIGHT * raw
 
 
 class _Moves:
