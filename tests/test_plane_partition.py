@@ -17,8 +17,9 @@ from compsem.builders.plane.splits import (
 from compsem.builders.plane.vocabulary import balanced_rows
 
 
-def brute_force_balanced(counts: np.ndarray) -> int:
-    """Largest 3k (or k) with k rows per inference type and half of all rows entailments."""
+def brute_force_balanced(counts: np.ndarray, min_label_share: float = 0.0) -> int:
+    """Largest 3k (or k) with k rows per inference type, half of all rows entailments and each
+    label at least ``min_label_share`` of each inference type."""
     negatives, positives = counts[:, 0], counts[:, 1]
     n_types = len(negatives)
     best = 0
@@ -26,20 +27,22 @@ def brute_force_balanced(counts: np.ndarray) -> int:
         if (k * n_types) % 2:
             continue
         ranges = [
-            range(max(0, k - p), min(k, n) + 1) for n, p in zip(negatives, positives, strict=True)
+            [x for x in range(min(k, n) + 1) if k - x <= p and min(x, k - x) >= min_label_share * k]
+            for n, p in zip(negatives, positives, strict=True)
         ]
         if any(2 * sum(taken) == k * n_types for taken in product(*ranges)):
             best = k * n_types
     return best
 
 
+@pytest.mark.parametrize("min_label_share", [0.0, 1 / 6])
 @pytest.mark.parametrize("n_types", [1, 3])
-def test_balanced_rows_is_the_largest_balanced_subset(n_types):
+def test_balanced_rows_is_the_largest_balanced_subset(n_types, min_label_share):
     rng = np.random.default_rng(0)
     counts = rng.integers(0, 9, size=(300, n_types, 2))
     counts[::7, :, 0] = 0  # no negatives at all: nothing balances
-    expected = [brute_force_balanced(c) for c in counts]
-    assert balanced_rows(counts).tolist() == expected
+    expected = [brute_force_balanced(c, min_label_share) for c in counts]
+    assert balanced_rows(counts, min_label_share).tolist() == expected
 
 
 def random_edges(rng: np.random.Generator, n_rows=400, n_words=40) -> Hyperedges:

@@ -84,6 +84,11 @@ class PlaneConfig(PipelineConfig):
     test_fraction: float = build_setting(
         0.15, "share of the balanced rows the split optimiser aims to put in test (GOoD, One-IT)"
     )
+    min_label_share: float = build_setting(
+        0.0,
+        "least share of each inference type's rows that each label keeps in GOoD and "
+        "in-distribution splits (0: any; the published GOoD test has 1/6 in IT3)",
+    )
     validation_fraction: float = build_setting(
         0.25, "share of the balanced train side held out as validation (GOoD, One-IT)"
     )
@@ -100,6 +105,8 @@ class PlaneConfig(PipelineConfig):
             raise ValueError(f"Unknown PLANE regime {self.regime!r}; use one of {REGIMES}.")
         if not 1 <= self.split_index <= N_RESAMPLES:
             raise ValueError(f"split_index must be 1 … {N_RESAMPLES}, got {self.split_index}.")
+        if self.min_label_share > 0.5:
+            raise ValueError(f"min_label_share must be at most 0.5, got {self.min_label_share}.")
         if not (
             0 < self.test_fraction < 1 and 0 < self.validation_fraction < 1 - self.test_fraction
         ):

@@ -50,6 +50,7 @@ class Hyperedges:
     testable: np.ndarray
     n_words: int
     n_types: int
+    min_label_share: float = 0.0
 
     @property
     def n_cells(self) -> int:
@@ -65,20 +66,27 @@ class Partition:
     score: float
     rounds: int = 0
     seconds: float = 0.0
+    min_label_share: float = 0.0
 
     @property
     def balanced(self) -> np.ndarray:
-        return balanced_rows(self.counts)
+        return balanced_rows(self.counts, self.min_label_share)
 
 
-def _score(counts0: np.ndarray, counts1: np.ndarray, n_types: int, test_share: float):
+def _score(
+    counts0: np.ndarray,
+    counts1: np.ndarray,
+    n_types: int,
+    test_share: float,
+    min_label_share: float = 0.0,
+):
     """The objective of sides with these cell counts (``(..., cells)``): balanced rows of both
     sides, less what test lacks of ``test_share`` of them or train of the rest (each counted at
     the full price of the rows it stands for, so a partition with everything on one side is
     worth nothing), plus a little for every raw kept row."""
     shape = (*counts0.shape[:-1], n_types, 2)
-    train = balanced_rows(counts0.reshape(shape))
-    test = balanced_rows(counts1.reshape(shape))
+    train = balanced_rows(counts0.reshape(shape), min_label_share)
+    test = balanced_rows(counts1.reshape(shape), min_label_share)
     total = train + test
     gap = test_share * total - test
     raw = counts0.sum(axis=-1) + counts1.sum(axis=-1)
@@ -144,13 +152,13 @@ def optimise_sides(
     side = side.copy()
     batch, rounds = 1, 0
     counts, loss, gain = moves.evaluate(side)
-    current = float(_score(counts[0], counts[1], edges.n_types, test_share))
+    current = float(_score(counts[0], counts[1], edges.n_types, test_share, edges.min_label_share))
     while rounds < max_rounds:
         rounds += 1
         on_test = side[:, None] == 1
         new0 = np.where(on_test, counts[0] + gain, counts[0] - loss)
         new1 = np.where(on_test, counts[1] - loss, counts[1] + gain)
-        delta = _score(new0, new1, edges.n_types, test_share) - current
+        delta = _score(new0, new1, edges.n_types, test_share, edges.min_label_share) - current
         candidates = np.flatnonzero(delta > 1e-9)
         if len(candidates) == 0:
             break
@@ -159,7 +167,9 @@ def optimise_sides(
             chosen = best[:batch]
             side[chosen] = 1 - side[chosen]
             trial, trial_loss, trial_gain = moves.evaluate(side)
-            score = float(_score(trial[0], trial[1], edges.n_types, test_share))
+            score = float(
+                _score(trial[0], trial[1], edges.n_types, test_share, edges.min_label_share)
+            )
             if score > current + 1e-9 or len(chosen) == 1:
                 break
             side[chosen] = 1 - side[chosen]
@@ -171,11 +181,15 @@ def optimise_sides(
         if len(chosen) == batch:
             batch *= 2
     counts = counts.reshape(2, edges.n_types, 2)
-    return Partition(side, counts, current, rounds, time.perf_counter() - start)
+    seconds = time.perf_counter() - start
+    return Partition(side, counts, current, rounds, seconds, edges.min_label_share)
 
 
-def hyperedges(items: ItemCodes, inference_types: tuple[int, ...]) -> Hyperedges:
-    """The items of ``items`` as hyperedges over their words, in cells of ``inference_types``."""
+def hyperedges(
+    items: ItemCodes, inference_types: tuple[int, ...], min_label_share: float = 0.0
+) -> Hyperedges:
+    """The items of ``items`` as hyperedges over their words, in cells of ``inference_types``
+    (balanced with each label at least ``min_label_share`` of each inference type)."""
     type_index = np.full(max(inference_types) + 1, -1)
     type_index[list(inference_types)] = np.arange(len(inference_types))
     # A hypernym spelt like its noun is one word of the hyperedge (adjectives never are: the
@@ -187,6 +201,7 @@ def hyperedges(items: ItemCodes, inference_types: tuple[int, ...]) -> Hyperedges
         testable=seen_with_every_class(items)[items.noun],
         n_words=items.n_words,
         n_types=len(inference_types),
+        min_label_share=min_label_share,
     )
 
 
@@ -230,12 +245,13 @@ def partition_vocabulary(
     inference_types: tuple[int, ...],
     test_share: float,
     rng: np.random.Generator,
+    min_label_share: float = 0.0,
 ) -> Partition:
     """A train (0) / test (1) side per word, with test at about ``test_share`` of the balanced
     rows: a random deal of adjectives (per class, by row mass:
     :func:`~compsem.builders.plane.vocabulary.vocabulary_sides`), nouns and hypernyms where
     those adjectives pull them (:func:`_follow_adjectives`), then :func:`optimise_sides`."""
-    edges = hyperedges(items, inference_types)
+    edges = hyperedges(items, inference_types, min_label_share)
     is_adjective = np.zeros(items.n_words, dtype=bool)
     is_adjective[items.adjective] = True
     dealt = vocabulary_sides(items, (1 - test_share, test_share), rng)

@@ -80,6 +80,7 @@ def provenance(config: PlaneConfig) -> dict:
         "max_hypernym_distance": MAX_HYPERNYM_DISTANCE,
         "balanced_ceilings": pool_ceilings(build_item_pool(config), BUILDER_CONFIGS),
         "test_fraction": config.test_fraction,
+        "min_label_share": config.min_label_share,
         "validation_fraction": config.validation_fraction,
         "two_shot_triplets_per_class": config.two_shot_triplets_per_class,
     }

@@ -80,15 +80,18 @@ def goood_splits(
     balanced; test nouns are those seen with every adjective class (§3.2). Validation is a
     balanced holdout of the train side, for model selection."""
     items = ItemCodes.from_table(pool, ADJECTIVE_CLASSES)
-    partition = partition_vocabulary(items, inference_types, config.test_fraction, rng)
+    share = config.min_label_share
+    partition = partition_vocabulary(items, inference_types, config.test_fraction, rng, share)
     row_side = rows_within_sides(items, partition.side)
-    train = balance(items, np.flatnonzero(row_side == 0), inference_types, rng)
+    train = balance(items, np.flatnonzero(row_side == 0), inference_types, rng, share)
     test = nouns_with_every_class(items, np.flatnonzero(row_side == 1))
-    train, validation = holdout(items, train, inference_types, config.validation_fraction, rng)
+    train, validation = holdout(
+        items, train, inference_types, config.validation_fraction, rng, share
+    )
     splits = {
         "train": train,
         "validation": validation,
-        "test": balance(items, test, inference_types, rng),
+        "test": balance(items, test, inference_types, rng, share),
     }
     return {split: pool.take(rows) for split, rows in splits.items()}
 
@@ -105,15 +108,18 @@ def in_distribution_splits(
     across splits, while every adjective, noun and hypernym of validation and test also occurs,
     in the same role, in train."""
     items = ItemCodes.from_table(pool, ADJECTIVE_CLASSES)
+    share = config.min_label_share
     row_side = compound_sides(items, IN_DISTRIBUTION_SHARES, rng)
-    train = balance(items, np.flatnonzero(row_side == 0), INFERENCE_TYPES, rng)
-    train, validation = holdout(items, train, INFERENCE_TYPES, config.validation_fraction, rng)
+    train = balance(items, np.flatnonzero(row_side == 0), INFERENCE_TYPES, rng, share)
+    train, validation = holdout(
+        items, train, INFERENCE_TYPES, config.validation_fraction, rng, share
+    )
     validation = atoms_seen_in(items, validation, train)
     test = nouns_with_every_class(items, atoms_seen_in(items, np.flatnonzero(row_side == 1), train))
     splits = {
         "train": train,
-        "validation": balance(items, validation, INFERENCE_TYPES, rng),
-        "test": balance(items, test, INFERENCE_TYPES, rng),
+        "validation": balance(items, validation, INFERENCE_TYPES, rng, share),
+        "test": balance(items, test, INFERENCE_TYPES, rng, share),
     }
     return {split: pool.take(rows) for split, rows in splits.items()}
 

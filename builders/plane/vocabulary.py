@@ -221,35 +221,63 @@ def _pick(
     return np.concatenate(taken) if taken else np.array([], dtype=np.int64)
 
 
-def balanced_per_type(negatives: np.ndarray, positives: np.ndarray) -> np.ndarray:
+def label_bounds(
+    per_type: np.ndarray,
+    negatives: np.ndarray,
+    positives: np.ndarray,
+    min_label_share: float = 0.0,
+) -> tuple[np.ndarray, np.ndarray]:
+    """The fewest and most negatives each inference type can take when it has ``per_type`` rows
+    (``(...)``), given the negatives and positives it has (``(..., types)``) and the least share
+    of its rows each label must have."""
+    k = np.asarray(per_type)[..., None]
+    least = np.ceil(min_label_share * k - 1e-9).astype(np.int64)
+    fewest = np.maximum(np.maximum(0, k - positives), least)
+    most = np.minimum(np.minimum(k, negatives), k - least)
+    return fewest, most
+
+
+def _feasible(per_type, negatives, positives, min_label_share: float) -> np.ndarray:
+    """Whether ``per_type`` rows per inference type can hold half entailments."""
+    fewest, most = label_bounds(per_type, negatives, positives, min_label_share)
+    total = per_type * negatives.shape[-1]
+    return (
+        (fewest <= most).all(axis=-1)
+        & (2 * fewest.sum(axis=-1) <= total)
+        & (total <= 2 * most.sum(axis=-1))
+    )
+
+
+def balanced_per_type(
+    negatives: np.ndarray, positives: np.ndarray, min_label_share: float = 0.0
+) -> np.ndarray:
     """The largest even number of rows per inference type such that every inference type has
-    that many rows and half of all rows are entailments, for arrays ``(..., types)`` of the
-    negatives and positives available per inference type. Each inference type may take its
-    negatives in any share (as :func:`balance` does)."""
+    that many rows, each label at least ``min_label_share`` of them, and half of all rows are
+    entailments, for arrays ``(..., types)`` of the negatives and positives available per
+    inference type (as :func:`balance` takes them)."""
     negatives = np.asarray(negatives, dtype=np.int64)
     positives = np.asarray(positives, dtype=np.int64)
-    n_types = negatives.shape[-1]
-    low = np.zeros(negatives.shape[:-1], dtype=np.int64)
-    high = (negatives + positives).min(axis=-1)
 
     def feasible(per_type: np.ndarray) -> np.ndarray:
-        k = per_type[..., None]
-        fewest = np.maximum(0, k - positives).sum(axis=-1)
-        most = np.minimum(k, negatives).sum(axis=-1)
-        return (2 * fewest <= per_type * n_types) & (per_type * n_types <= 2 * most)
+        return _feasible(per_type, negatives, positives, min_label_share)
 
+    # Search over halves: an even count per type splits the labels exactly in half.
+    low = np.zeros(negatives.shape[:-1], dtype=np.int64)
+    high = (negatives + positives).min(axis=-1) // 2
     while (low < high).any():
         middle = (low + high + 1) // 2
-        ok = feasible(middle)
+        ok = feasible(2 * middle)
         low, high = np.where(ok, middle, low), np.where(ok, high, middle - 1)
-    return low - low % 2
+    return 2 * low
 
 
-def balanced_rows(counts: np.ndarray) -> np.ndarray:
+def balanced_rows(counts: np.ndarray, min_label_share: float = 0.0) -> np.ndarray:
     """Rows in the largest balanced subset, for counts ``(..., types, 2)`` by (inference type,
-    label): equal rows per inference type, labels 50/50."""
+    label): equal rows per inference type, labels 50/50, each label at least
+    ``min_label_share`` of each inference type."""
     counts = np.asarray(counts)
-    return balanced_per_type(counts[..., 0], counts[..., 1]) * counts.shape[-2]
+    per_type = balanced_per_type(counts[..., 0], counts[..., 1], min_label_share)
+    return per_type * counts.shape[-2]
 
 
 def _quota_sample(
@@ -258,9 +286,11 @@ def _quota_sample(
     inference_types: tuple[int, ...],
     rng: np.random.Generator,
     max_per_type: int | None = None,
+    min_label_share: float = 0.0,
 ) -> np.ndarray:
     """The largest subsample (at most ``max_per_type`` rows per inference type) with equal rows
-    per inference type and half of them entailments.
+    per inference type, half of them entailments, and each label at least ``min_label_share``
+    of each inference type.
 
     Labels are a function of (inference type, adjective class) (PLANE Table 1), so each such
     cell is sampled as a whole; negatives are spread over inference types by their slack.
@@ -273,11 +303,12 @@ def _quota_sample(
     }
     positives = np.array([len(available[t, 1]) for t in inference_types])
     negatives = np.array([len(available[t, 0]) for t in inference_types])
-    per_type = int(balanced_per_type(negatives, positives))
+    per_type = int(balanced_per_type(negatives, positives, min_label_share))
     if max_per_type is not None:
         per_type = min(per_type, max_per_type - max_per_type % 2)
-    low = np.maximum(0, per_type - positives)
-    high = np.minimum(per_type, negatives)
+        while per_type > 0 and not _feasible(per_type, negatives, positives, min_label_share):
+            per_type -= 2
+    low, high = label_bounds(per_type, negatives, positives, min_label_share)
     wanted = per_type * len(inference_types) // 2
     negative_counts = low + apportion(wanted - int(low.sum()), high - low)
     cells = []
@@ -296,12 +327,14 @@ def balance(
     rows: np.ndarray,
     inference_types: tuple[int, ...],
     rng: np.random.Generator,
+    min_label_share: float = 0.0,
 ) -> np.ndarray:
-    """Subsample ``rows`` until labels are balanced, inference types are in equal shares and no
-    noun or hypernym is a lexical cue. Each round only removes rows, so the loop ends."""
+    """Subsample ``rows`` until labels are balanced (each at least ``min_label_share`` of each
+    inference type), inference types are in equal shares and no noun or hypernym is a lexical
+    cue. Each round only removes rows, so the loop ends."""
     rows = _cue_free(items, np.sort(rows))
     while True:
-        rows = _quota_sample(items, rows, inference_types, rng)
+        rows = _quota_sample(items, rows, inference_types, rng, None, min_label_share)
         kept = _cue_free(items, rows)
         if len(kept) == len(rows):
             return rows
@@ -314,11 +347,14 @@ def holdout(
     inference_types: tuple[int, ...],
     fraction: float,
     rng: np.random.Generator,
+    min_label_share: float = 0.0,
 ) -> tuple[np.ndarray, np.ndarray]:
     """Split balanced ``rows`` into (rest, held out ≈ ``fraction``), each balanced again."""
     per_type = round(fraction * len(rows) / len(inference_types))
     if len(rows) >= 4 * len(inference_types):
         per_type = max(per_type, 2)  # a small train side still gives a validation split
-    held = _quota_sample(items, rows, inference_types, rng, max_per_type=per_type)
+    held = _quota_sample(items, rows, inference_types, rng, per_type, min_label_share)
     rest = np.setdiff1d(rows, held)
-    return balance(items, rest, inference_types, rng), balance(items, held, inference_types, rng)
+    return tuple(
+        balance(items, part, inference_types, rng, min_label_share) for part in (rest, held)
+    )
