@@ -9,7 +9,11 @@
    split's vocabulary optimiser is also timed alone (target: ≤ 60 s), and the split's rows are
    compared with the pool's balanced ceiling (split efficiency).
 
-Usage: python perf/plane.py [--docs 5000] [--items 2000000] [--out perf/results/plane.json]
+3. With ``--corpus`` (e.g. ``embedded``, read from the item-pool cache after one build): every
+   GOoD and One-IT config's rows, the pool's balanced ceiling and the split efficiency.
+
+Usage: python perf/plane.py [--docs 5000] [--items 2000000] [--corpus embedded]
+[--out perf/results/plane.json]
 """
 
 from __future__ import annotations
@@ -33,7 +37,7 @@ from datasets.arrow_writer import ArrowWriter
 from timing import against_raw_spacy
 
 from compsem.builder import TableBuilder
-from compsem.builders.plane.config import ITEM_FEATURES, PlaneConfig
+from compsem.builders.plane.config import BUILDER_CONFIGS, ITEM_FEATURES, PlaneConfig
 from compsem.builders.plane.extraction import (
     DISABLED,
     an_extraction_pipeline,
@@ -41,9 +45,14 @@ from compsem.builders.plane.extraction import (
     count_an_shards,
 )
 from compsem.builders.plane.hypernyms import hypernym_table
-from compsem.builders.plane.items import item_pool
+from compsem.builders.plane.items import build_item_pool, item_pool
 from compsem.builders.plane.partition import balanced_ceiling, partition_vocabulary
-from compsem.builders.plane.splits import goood_splits
+from compsem.builders.plane.splits import (
+    goood_splits,
+    one_it_splits,
+    pool_ceilings,
+    regime_generator,
+)
 from compsem.builders.plane.vocabulary import ItemCodes
 from compsem.export import write_parquet_shards
 from compsem.loading_scripts.corpora import open_corpus, wordnet_glosses
@@ -166,16 +175,45 @@ def generation_throughput(target_items: int) -> dict:
             return executor.submit(_generate_and_export, folder).result()
 
 
+def corpus_splits(corpus: str) -> dict:
+    """Rows, balanced ceiling, split efficiency and seconds of every GOoD and One-IT config
+    built from ``corpus`` (seed 42)."""
+    pool = build_item_pool(PlaneConfig(name="full", corpus=corpus))
+    configs = [c for c in BUILDER_CONFIGS if c.regime in ("goood", "one_it")]
+    ceilings = pool_ceilings(pool, configs)
+    results = {"corpus": corpus, "items": len(pool), "configs": {}}
+    for base in configs:
+        config = PlaneConfig(
+            name=base.name, regime=base.regime, split_index=base.split_index, corpus=corpus
+        )
+        start = time.perf_counter()
+        split = {"goood": goood_splits, "one_it": one_it_splits}[config.regime]
+        rows = {
+            name: len(table)
+            for name, table in split(pool, config, regime_generator(config)).items()
+        }
+        results["configs"][config.name] = {
+            "rows": rows,
+            "balanced_ceiling": ceilings[config.name],
+            "split_efficiency": sum(rows.values()) / ceilings[config.name],
+            "seconds": time.perf_counter() - start,
+        }
+    return results
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--docs", type=int, default=5000, help="glosses for the extraction test")
     parser.add_argument("--items", type=int, default=2_000_000, help="size of the item pool")
+    parser.add_argument("--corpus", help="also split this corpus's pool (e.g. embedded)")
     parser.add_argument("--out", type=Path, default=Path("perf/results/plane.json"))
     args = parser.parse_args()
     results = {
         "generation": generation_throughput(args.items),
         "extraction": extraction_throughput(args.docs),
     }
+    if args.corpus:
+        results["splits"] = corpus_splits(args.corpus)
     args.out.parent.mkdir(parents=True, exist_ok=True)
     args.out.write_text(json.dumps(results, indent=2) + "\n")
     print(json.dumps(results, indent=2))

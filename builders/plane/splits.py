@@ -39,7 +39,7 @@ from compsem.resources.lexicon import ADJECTIVE_CLASSES
 MIN_INTENSIONAL_PHRASES = {"goood": 160, "one_it": 95, "in_distribution": 160}
 
 
-def _generator(config: PlaneConfig) -> np.random.Generator:
+def regime_generator(config: PlaneConfig) -> np.random.Generator:
     return np.random.default_rng([config.seed, REGIMES.index(config.regime), config.split_index])
 
 
@@ -145,7 +145,7 @@ def plane_splits(config: PlaneConfig) -> dict[str, pa.Table]:
     if not classes or (config.regime != "full" and classes != set(ADJECTIVE_CLASSES)):
         missing = ", ".join(sorted(set(ADJECTIVE_CLASSES) - classes))
         raise _too_small(config, f"no phrases with adjectives of class {missing}")
-    rng = _generator(config)
+    rng = regime_generator(config)
     if config.regime == "full":
         return {"train": pool}
     if config.regime == "two_shot":
