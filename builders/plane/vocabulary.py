@@ -208,9 +208,12 @@ def _pick(
 
     for members, count in sorted(cells, key=order):
         members = rng.permutation(members)
-        other = 1 - items.label[members]
+        label = items.label[members]
+        # A word counts once if it already carries the other label (or is absent) and once
+        # more if it carries only the other label, so this row is what saves its rows.
         score = sum(
-            has_label[other, role[members]] | (role[members] < 0)
+            (has_label[1 - label, role[members]] | (role[members] < 0)).astype(np.int64)
+            + (has_label[1 - label, role[members]] & ~has_label[label, role[members]])
             for role in (items.noun, items.hypernym)
         )
         spread = sum(_occurrence(role[members]) for role in (items.noun, items.hypernym))
@@ -287,15 +290,18 @@ def _quota_sample(
     rng: np.random.Generator,
     max_per_type: int | None = None,
     min_label_share: float = 0.0,
+    negative_share: np.ndarray | None = None,
 ) -> np.ndarray:
     """The largest subsample (at most ``max_per_type`` rows per inference type) with equal rows
     per inference type, half of them entailments, and each label at least ``min_label_share``
     of each inference type.
 
-    Labels are a function of (inference type, adjective class) (PLANE Table 1), so each such
-    cell is sampled as a whole; negatives are spread over inference types by their slack.
-    Rows are then picked by :func:`_pick`."""
-    it, klass, label = items.inference_type[rows], items.adjective_class[rows], items.label[rows]
+    Negatives are spread over inference types by their slack, or as near ``negative_share``
+    (per inference type) as the bounds allow. Each (inference type, label) cell's rows are then
+    picked by :func:`_pick` across adjective classes, not in proportion to them: the rows that
+    keep a noun or hypernym from carrying a single label (often an intensional IT3 entailment,
+    the only positive of a noun seen only with intensional adjectives) come first."""
+    it, label = items.inference_type[rows], items.label[rows]
     available = {
         (t, value): np.flatnonzero((it == t) & (label == value))
         for t in inference_types
@@ -310,15 +316,19 @@ def _quota_sample(
             per_type -= 2
     low, high = label_bounds(per_type, negatives, positives, min_label_share)
     wanted = per_type * len(inference_types) // 2
-    negative_counts = low + apportion(wanted - int(low.sum()), high - low)
+    if negative_share is None:
+        negative_counts = low + apportion(wanted - int(low.sum()), high - low)
+    else:
+        negative_counts = np.clip(np.round(negative_share * per_type).astype(np.int64), low, high)
+        missing = wanted - int(negative_counts.sum())
+        if missing > 0:
+            negative_counts += apportion(missing, high - negative_counts)
+        elif missing < 0:
+            negative_counts -= apportion(-missing, negative_counts - low)
     cells = []
     for t, n_negative in zip(inference_types, negative_counts, strict=True):
         for value, count in ((0, n_negative), (1, per_type - n_negative)):
-            cell_rows = available[t, value]
-            classes = np.unique(klass[cell_rows])
-            sizes = np.array([(klass[cell_rows] == c).sum() for c in classes])
-            for c, n in zip(classes, apportion(int(count), sizes), strict=True):
-                cells.append((rows[cell_rows[klass[cell_rows] == c]], int(n)))
+            cells.append((rows[available[t, value]], int(count)))
     return np.sort(_pick(items, cells, rng))
 
 
@@ -349,11 +359,19 @@ def holdout(
     rng: np.random.Generator,
     min_label_share: float = 0.0,
 ) -> tuple[np.ndarray, np.ndarray]:
-    """Split balanced ``rows`` into (rest, held out ≈ ``fraction``), each balanced again."""
+    """Split balanced ``rows`` into (rest, held out ≈ ``fraction``), each balanced again. The
+    held-out rows keep each inference type's share of negatives, so the rest stays balanced
+    too and loses only the rows whose noun or hypernym the cut leaves with a single label."""
     per_type = round(fraction * len(rows) / len(inference_types))
     if len(rows) >= 4 * len(inference_types):
         per_type = max(per_type, 2)  # a small train side still gives a validation split
-    held = _quota_sample(items, rows, inference_types, rng, per_type, min_label_share)
+    it, label = items.inference_type[rows], items.label[rows]
+    negative_share = np.array(
+        [((it == t) & (label == 0)).sum() / max((it == t).sum(), 1) for t in inference_types]
+    )
+    held = _quota_sample(
+        items, rows, inference_types, rng, per_type, min_label_share, negative_share
+    )
     rest = np.setdiff1d(rows, held)
     return tuple(
         balance(items, part, inference_types, rng, min_label_share) for part in (rest, held)
