@@ -10,7 +10,8 @@
    compared with the pool's balanced ceiling (split efficiency).
 
 3. With ``--corpus`` (e.g. ``embedded``, read from the item-pool cache after one build): every
-   GOoD and One-IT config's rows, the pool's balanced ceiling and the split efficiency.
+   GOoD, One-IT and in-distribution config's rows, the pool's balanced ceiling without and with
+   the label floor (``min_label_share``), and the split efficiency against each.
 
 Usage: python perf/plane.py [--docs 5000] [--items 2000000] [--corpus embedded]
 [--out perf/results/plane.json]
@@ -49,6 +50,7 @@ from compsem.builders.plane.items import build_item_pool, item_pool
 from compsem.builders.plane.partition import balanced_ceiling, partition_vocabulary
 from compsem.builders.plane.splits import (
     goood_splits,
+    in_distribution_splits,
     one_it_splits,
     pool_ceilings,
     regime_generator,
@@ -176,26 +178,31 @@ def generation_throughput(target_items: int) -> dict:
 
 
 def corpus_splits(corpus: str) -> dict:
-    """Rows, balanced ceiling, split efficiency and seconds of every GOoD and One-IT config
-    built from ``corpus`` (seed 42)."""
+    """Rows, balanced ceilings (without and with the label floor), split efficiency against
+    each and seconds of every GOoD, One-IT and in-distribution config built from ``corpus``
+    (seed 42, default settings)."""
     pool = build_item_pool(PlaneConfig(name="full", corpus=corpus))
-    configs = [c for c in BUILDER_CONFIGS if c.regime in ("goood", "one_it")]
+    regimes = {"goood": goood_splits, "one_it": one_it_splits}
+    regimes["in_distribution"] = in_distribution_splits
+    configs = [c for c in BUILDER_CONFIGS if c.regime in regimes]
+    floor = PlaneConfig(name="full").min_label_share
     ceilings = pool_ceilings(pool, configs)
-    results = {"corpus": corpus, "items": len(pool), "configs": {}}
+    floor_ceilings = pool_ceilings(pool, configs, floor)
+    results = {"corpus": corpus, "items": len(pool), "min_label_share": floor, "configs": {}}
     for base in configs:
         config = PlaneConfig(
             name=base.name, regime=base.regime, split_index=base.split_index, corpus=corpus
         )
         start = time.perf_counter()
-        split = {"goood": goood_splits, "one_it": one_it_splits}[config.regime]
-        rows = {
-            name: len(table)
-            for name, table in split(pool, config, regime_generator(config)).items()
-        }
+        splits = regimes[config.regime](pool, config, regime_generator(config))
+        rows = {name: len(table) for name, table in splits.items()}
+        kept = sum(rows.values())
         results["configs"][config.name] = {
             "rows": rows,
             "balanced_ceiling": ceilings[config.name],
-            "split_efficiency": sum(rows.values()) / ceilings[config.name],
+            "split_efficiency": kept / ceilings[config.name],
+            "floor_ceiling": floor_ceilings[config.name],
+            "floor_efficiency": kept / floor_ceilings[config.name],
             "seconds": time.perf_counter() - start,
         }
     return results

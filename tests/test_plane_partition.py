@@ -45,7 +45,9 @@ def test_balanced_rows_is_the_largest_balanced_subset(n_types, min_label_share):
     assert balanced_rows(counts, min_label_share).tolist() == expected
 
 
-def random_edges(rng: np.random.Generator, n_rows=400, n_words=40) -> Hyperedges:
+def random_edges(
+    rng: np.random.Generator, n_rows=400, n_words=40, min_label_share=0.0
+) -> Hyperedges:
     words = rng.integers(0, n_words, size=(n_rows, 3))
     words[:, 1] = np.where(words[:, 1] == words[:, 0], (words[:, 0] + 1) % n_words, words[:, 1])
     repeated = (words[:, 2] == words[:, 0]) | (words[:, 2] == words[:, 1])
@@ -56,6 +58,7 @@ def random_edges(rng: np.random.Generator, n_rows=400, n_words=40) -> Hyperedges
         testable=rng.random(n_rows) < 0.8,
         n_words=n_words,
         n_types=3,
+        min_label_share=min_label_share,
     )
 
 
@@ -87,20 +90,26 @@ def test_moves_predict_the_counts_after_each_single_move():
         assert (after[there] == counts[there] + gain[word]).all()
 
 
-def test_local_search_only_improves_and_is_deterministic():
+@pytest.mark.parametrize("min_label_share", [0.0, 1 / 6])
+def test_local_search_only_improves_and_is_deterministic(min_label_share):
     rng = np.random.default_rng(2)
-    edges = random_edges(rng, n_rows=3000, n_words=120)
+    edges = random_edges(rng, n_rows=3000, n_words=120, min_label_share=min_label_share)
     start = rng.integers(0, 2, edges.n_words)
 
     def score(side):
         counts = kept_counts(edges, side)
-        return float(_score(counts[0], counts[1], 3, 0.2))
+        return float(_score(counts[0], counts[1], 3, 0.2, min_label_share))
 
     first = optimise_sides(edges, start, 0.2)
     second = optimise_sides(edges, start, 0.2)
     assert (first.side == second.side).all()
     assert score(first.side) > score(start)
     assert (first.counts.reshape(2, -1) == kept_counts(edges, first.side)).all()
+    # What the search scores is what balancing under the floor keeps of each side's rows
+    # (balanced_rows is checked against brute force above).
+    kept = kept_counts(edges, first.side).reshape(2, 3, 2)
+    assert (first.balanced == balanced_rows(kept, min_label_share)).all()
+    assert first.balanced.sum() > 0
     # A local optimum: no single move pays.
     for word in range(edges.n_words):
         moved = first.side.copy()

@@ -85,9 +85,10 @@ class PlaneConfig(PipelineConfig):
         0.15, "share of the balanced rows the split optimiser aims to put in test (GOoD, One-IT)"
     )
     min_label_share: float = build_setting(
-        0.0,
-        "least share of each inference type's rows that each label keeps in GOoD and "
-        "in-distribution splits (0: any; the published GOoD test has 1/6 in IT3)",
+        1 / 6,
+        "least share of each inference type's rows that each label keeps in every GOoD, "
+        "One-IT and in-distribution split (the published GOoD test's IT3 share; 0: any, "
+        "which lets the inference type give the label away)",
     )
     validation_fraction: float = build_setting(
         0.25, "share of the balanced train side held out as validation (GOoD, One-IT)"

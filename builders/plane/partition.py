@@ -259,11 +259,14 @@ def partition_vocabulary(
     return optimise_sides(edges, side, test_share, round_budget(len(edges.cell)))
 
 
-def balanced_ceiling(items: ItemCodes, inference_types: tuple[int, ...]) -> int:
+def balanced_ceiling(
+    items: ItemCodes, inference_types: tuple[int, ...], min_label_share: float = 0.0
+) -> int:
     """Rows in the largest subset of the pool's items of ``inference_types`` with equal rows
-    per inference type and balanced labels, ignoring the vocabulary partition: what no split
-    of the pool can exceed in train, validation and test together."""
+    per inference type, balanced labels and each label at least ``min_label_share`` of each
+    inference type, ignoring the vocabulary partition: what no split of the pool can exceed in
+    train, validation and test together."""
     edges = hyperedges(items, inference_types)
     cells = edges.cell[edges.cell >= 0]
     counts = np.bincount(cells, minlength=edges.n_cells).reshape(edges.n_types, 2)
-    return int(balanced_rows(counts))
+    return int(balanced_rows(counts, min_label_share))

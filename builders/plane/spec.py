@@ -67,6 +67,7 @@ def demo_settings() -> dict:
 def provenance(config: PlaneConfig) -> dict:
     """The inputs that determine the generated content, for the card."""
     lexicon = load_adjective_lexicon(config.lexicon)
+    pool = build_item_pool(config)
     return {
         "version": str(Plane.VERSION),
         "seed": config.seed,
@@ -78,7 +79,8 @@ def provenance(config: PlaneConfig) -> dict:
         "lexicon_classes": dict(sorted(Counter(lexicon.classes.values()).items())),
         "lexicon_fingerprint": lexicon.fingerprint,
         "max_hypernym_distance": MAX_HYPERNYM_DISTANCE,
-        "balanced_ceilings": pool_ceilings(build_item_pool(config), BUILDER_CONFIGS),
+        "balanced_ceilings": pool_ceilings(pool, BUILDER_CONFIGS),
+        "floor_ceilings": pool_ceilings(pool, BUILDER_CONFIGS, config.min_label_share),
         "test_fraction": config.test_fraction,
         "min_label_share": config.min_label_share,
         "validation_fraction": config.validation_fraction,

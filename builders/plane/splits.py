@@ -64,11 +64,12 @@ def _check_nonempty(
     if empty:
         have = intensional_phrases(pool)
         need = MIN_INTENSIONAL_PHRASES[config.regime]
+        more = f"so about {need - have} more" if need > have else "more for this resample"
         raise _too_small(
             config,
             f"split(s) {', '.join(empty)} came out empty (the pool holds {have} distinct "
             f"intensional adjective-noun phrases; {config.regime} splits need about {need}, "
-            f"so about {max(need - have, 1)} more)",
+            f"{more})",
         )
     return splits
 
@@ -106,16 +107,16 @@ def in_distribution_splits(
 ) -> dict[str, pa.Table]:
     """Appendix D: adjective-noun phrases (hence every ⟨A, N, h(N), IT⟩ compound) are disjoint
     across splits, while every adjective, noun and hypernym of validation and test also occurs,
-    in the same role, in train."""
+    in the same role, in train. Validation takes ``validation_fraction`` of train's phrases
+    the way test takes its own, so its atoms are checked against the whole train split."""
     items = ItemCodes.from_table(pool, ADJECTIVE_CLASSES)
     share = config.min_label_share
-    row_side = compound_sides(items, IN_DISTRIBUTION_SHARES, rng)
+    train_share, test_share = IN_DISTRIBUTION_SHARES
+    held = config.validation_fraction * train_share
+    row_side = compound_sides(items, (train_share - held, held, test_share), rng)
     train = balance(items, np.flatnonzero(row_side == 0), INFERENCE_TYPES, rng, share)
-    train, validation = holdout(
-        items, train, INFERENCE_TYPES, config.validation_fraction, rng, share
-    )
-    validation = atoms_seen_in(items, validation, train)
-    test = nouns_with_every_class(items, atoms_seen_in(items, np.flatnonzero(row_side == 1), train))
+    validation = atoms_seen_in(items, np.flatnonzero(row_side == 1), train)
+    test = nouns_with_every_class(items, atoms_seen_in(items, np.flatnonzero(row_side == 2), train))
     splits = {
         "train": train,
         "validation": balance(items, validation, INFERENCE_TYPES, rng, share),
@@ -124,12 +125,15 @@ def in_distribution_splits(
     return {split: pool.take(rows) for split, rows in splits.items()}
 
 
-def pool_ceilings(pool: pa.Table, configs: list[PlaneConfig]) -> dict[str, int]:
-    """The balanced ceiling of the pool (:func:`~compsem.builders.plane.partition.balanced_ceiling`)
-    for each GOoD, One-IT and in-distribution config: what split efficiency divides by."""
+def pool_ceilings(
+    pool: pa.Table, configs: list[PlaneConfig], min_label_share: float = 0.0
+) -> dict[str, int]:
+    """The balanced ceiling of the pool (:func:`~compsem.builders.plane.partition.balanced_ceiling`,
+    each label at least ``min_label_share`` of each inference type) for each GOoD, One-IT and
+    in-distribution config: what split efficiency divides by."""
     items = ItemCodes.from_table(pool, ADJECTIVE_CLASSES)
     ceilings = {
-        regime: balanced_ceiling(items, inference_types)
+        regime: balanced_ceiling(items, inference_types, min_label_share)
         for regime, inference_types in (("goood", INFERENCE_TYPES), ("one_it", (3,)))
     }
     ceilings["in_distribution"] = ceilings["goood"]
