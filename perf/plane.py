@@ -129,13 +129,14 @@ def _generate_and_export(folder: str) -> dict:
     config = PlaneConfig(name="benchmark")
     items = ItemCodes.from_table(pool, ADJECTIVE_CLASSES)
     partition = partition_vocabulary(
-        items, (1, 2, 3), config.test_fraction, np.random.default_rng(0)
+        items, (1, 2, 3), config.test_fraction, np.random.default_rng(0), config.min_label_share
     )
     optimised = time.perf_counter()
     split_start = time.perf_counter()
     splits = goood_splits(pool, config, np.random.default_rng(0))
     split = time.perf_counter()
     ceiling = balanced_ceiling(items, (1, 2, 3))
+    floor_ceiling = balanced_ceiling(items, (1, 2, 3), config.min_label_share)
     kept = sum(len(table) for table in splits.values())
     for name, table in {"full": pool, **splits}.items():
         export_like_the_builder(table, Path(folder), name)
@@ -147,6 +148,8 @@ def _generate_and_export(folder: str) -> dict:
         "split_rows": {name: len(table) for name, table in splits.items()},
         "balanced_ceiling": ceiling,
         "split_efficiency": kept / ceiling if ceiling else None,
+        "floor_ceiling": floor_ceiling,
+        "floor_efficiency": kept / floor_ceiling if floor_ceiling else None,
         "optimiser_rounds": partition.rounds,
         "target_optimiser_seconds": 60,
         "seconds": {

@@ -288,19 +288,16 @@ def _quota_sample(
     rows: np.ndarray,
     inference_types: tuple[int, ...],
     rng: np.random.Generator,
-    max_per_type: int | None = None,
     min_label_share: float = 0.0,
-    negative_share: np.ndarray | None = None,
 ) -> np.ndarray:
-    """The largest subsample (at most ``max_per_type`` rows per inference type) with equal rows
-    per inference type, half of them entailments, and each label at least ``min_label_share``
-    of each inference type.
+    """The largest subsample with equal rows per inference type, half of them entailments, and
+    each label at least ``min_label_share`` of each inference type.
 
-    Negatives are spread over inference types by their slack, or as near ``negative_share``
-    (per inference type) as the bounds allow. Each (inference type, label) cell's rows are then
-    picked by :func:`_pick` across adjective classes, not in proportion to them: the rows that
-    keep a noun or hypernym from carrying a single label (often an intensional IT3 entailment,
-    the only positive of a noun seen only with intensional adjectives) come first."""
+    Negatives are spread over inference types by their slack. Each (inference type, label)
+    cell's rows are then picked by :func:`_pick` across adjective classes, not in proportion
+    to them: the rows that keep a noun or hypernym from carrying a single label (often an
+    intensional IT3 entailment, the only positive of a noun seen only with intensional
+    adjectives) come first."""
     it, label = items.inference_type[rows], items.label[rows]
     available = {
         (t, value): np.flatnonzero((it == t) & (label == value))
@@ -310,21 +307,9 @@ def _quota_sample(
     positives = np.array([len(available[t, 1]) for t in inference_types])
     negatives = np.array([len(available[t, 0]) for t in inference_types])
     per_type = int(balanced_per_type(negatives, positives, min_label_share))
-    if max_per_type is not None:
-        per_type = min(per_type, max_per_type - max_per_type % 2)
-        while per_type > 0 and not _feasible(per_type, negatives, positives, min_label_share):
-            per_type -= 2
     low, high = label_bounds(per_type, negatives, positives, min_label_share)
     wanted = per_type * len(inference_types) // 2
-    if negative_share is None:
-        negative_counts = low + apportion(wanted - int(low.sum()), high - low)
-    else:
-        negative_counts = np.clip(np.round(negative_share * per_type).astype(np.int64), low, high)
-        missing = wanted - int(negative_counts.sum())
-        if missing > 0:
-            negative_counts += apportion(missing, high - negative_counts)
-        elif missing < 0:
-            negative_counts -= apportion(-missing, negative_counts - low)
+    negative_counts = low + apportion(wanted - int(low.sum()), high - low)
     cells = []
     for t, n_negative in zip(inference_types, negative_counts, strict=True):
         for value, count in ((0, n_negative), (1, per_type - n_negative)):
@@ -344,7 +329,7 @@ def balance(
     cue. Each round only removes rows, so the loop ends."""
     rows = _cue_free(items, np.sort(rows))
     while True:
-        rows = _quota_sample(items, rows, inference_types, rng, None, min_label_share)
+        rows = _quota_sample(items, rows, inference_types, rng, min_label_share)
         kept = _cue_free(items, rows)
         if len(kept) == len(rows):
             return rows
@@ -359,20 +344,15 @@ def holdout(
     rng: np.random.Generator,
     min_label_share: float = 0.0,
 ) -> tuple[np.ndarray, np.ndarray]:
-    """Split balanced ``rows`` into (rest, held out ≈ ``fraction``), each balanced again. The
-    held-out rows keep each inference type's share of negatives, so the rest stays balanced
-    too and loses only the rows whose noun or hypernym the cut leaves with a single label."""
-    per_type = round(fraction * len(rows) / len(inference_types))
-    if len(rows) >= 4 * len(inference_types):
-        per_type = max(per_type, 2)  # a small train side still gives a validation split
-    it, label = items.inference_type[rows], items.label[rows]
-    negative_share = np.array(
-        [((it == t) & (label == 0)).sum() / max((it == t).sum(), 1) for t in inference_types]
-    )
-    held = _quota_sample(
-        items, rows, inference_types, rng, per_type, min_label_share, negative_share
-    )
-    rest = np.setdiff1d(rows, held)
+    """Split balanced ``rows`` into (rest, held out ≈ ``fraction`` of them), each balanced
+    again. Whole nouns are held out, dealt by their row counts (:func:`_deal`), so each noun
+    keeps on its side the mix of labels that made it no cue: cutting rows instead leaves many
+    nouns with one label on one side, and balancing then drops them and their twins."""
+    nouns, counts = np.unique(items.noun[rows], return_counts=True)
+    noun_side = np.zeros(items.n_words, dtype=np.int64)
+    noun_side[nouns] = _deal(nouns, counts, (1 - fraction, fraction), rng)
+    held = noun_side[items.noun[rows]] == 1
     return tuple(
-        balance(items, part, inference_types, rng, min_label_share) for part in (rest, held)
+        balance(items, part, inference_types, rng, min_label_share)
+        for part in (rows[~held], rows[held])
     )
