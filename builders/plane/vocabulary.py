@@ -336,6 +336,27 @@ def balance(
         rows = kept
 
 
+def _deal_by_cells(
+    cells: np.ndarray, fractions: tuple[float, ...], rng: np.random.Generator
+) -> np.ndarray:
+    """:func:`_deal` for codes with rows in several cells (``cells``: codes × cells): each code
+    goes to the side whose shortfall of each cell, weighted by the code's rows there over the
+    cell's total, is largest, so every side gets its share of each cell, the scarce ones too."""
+    shares = np.asarray(fractions)[:, None]
+    scale = 1 / np.maximum(cells.sum(axis=0), 1)
+    dealt = np.zeros((len(fractions), cells.shape[1]))
+    total = np.zeros(cells.shape[1])
+    sides = np.empty(len(cells), dtype=np.int64)
+    for index in rng.permutation(len(cells)):
+        weights = cells[index]
+        shortfall = shares * (total + weights) - dealt
+        side = int(np.argmax((shortfall * weights * scale).sum(axis=1)))
+        sides[index] = side
+        dealt[side] += weights
+        total += weights
+    return sides
+
+
 def holdout(
     items: ItemCodes,
     rows: np.ndarray,
@@ -345,13 +366,17 @@ def holdout(
     min_label_share: float = 0.0,
 ) -> tuple[np.ndarray, np.ndarray]:
     """Split balanced ``rows`` into (rest, held out ≈ ``fraction`` of them), each balanced
-    again. Whole nouns are held out, dealt by their row counts (:func:`_deal`), so each noun
-    keeps on its side the mix of labels that made it no cue: cutting rows instead leaves many
-    nouns with one label on one side, and balancing then drops them and their twins."""
-    nouns, counts = np.unique(items.noun[rows], return_counts=True)
-    noun_side = np.zeros(items.n_words, dtype=np.int64)
-    noun_side[nouns] = _deal(nouns, counts, (1 - fraction, fraction), rng)
-    held = noun_side[items.noun[rows]] == 1
+    again. Whole nouns are held out, so each noun keeps on its side the mix of labels that made
+    it no cue (cutting rows instead leaves many nouns with one label on one side, and balancing
+    then drops them and their twins), dealt so that both sides get their share of every
+    (inference type, label) cell (:func:`_deal_by_cells`) and stay balanced."""
+    type_index = np.zeros(max(inference_types) + 1, dtype=np.int64)
+    type_index[list(inference_types)] = np.arange(len(inference_types))
+    cell = type_index[items.inference_type[rows]] * 2 + items.label[rows]
+    nouns, noun_of_row = np.unique(items.noun[rows], return_inverse=True)
+    cells = np.zeros((len(nouns), 2 * len(inference_types)))
+    np.add.at(cells, (noun_of_row, cell), 1)
+    held = _deal_by_cells(cells, (1 - fraction, fraction), rng)[noun_of_row] == 1
     return tuple(
         balance(items, part, inference_types, rng, min_label_share)
         for part in (rows[~held], rows[held])
