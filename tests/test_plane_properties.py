@@ -3,7 +3,7 @@
 import pandas as pd
 import pytest
 
-from compsem.builders.plane.config import ENTAILS, MAX_HYPERNYM_DISTANCE, N_RESAMPLES
+from compsem.builders.plane.config import ENTAILS, MAX_HYPERNYM_DISTANCE, N_RESAMPLES, PlaneConfig
 from compsem.builders.plane.hypernyms import unigram_hypernyms
 from compsem.builders.plane.prompts import VERBALISERS
 from compsem.text import copular_sentence
@@ -11,6 +11,8 @@ from tests.conftest import read_config
 
 pytestmark = pytest.mark.slow
 RESAMPLES = range(1, N_RESAMPLES + 1)
+# The least share of each inference type's rows each label keeps, as the export was built.
+LABEL_FLOOR = PlaneConfig(name="default").min_label_share
 
 
 def vocabulary(frame: pd.DataFrame) -> set[str]:
@@ -72,6 +74,16 @@ def assert_balanced(frame: pd.DataFrame, inference_types) -> None:
     shares = frame.inference_type.value_counts(normalize=True)
     assert set(shares.index) == set(inference_types)
     assert (abs(shares - 1 / len(inference_types)) <= 0.01).all()
+    assert_label_floor(frame)
+
+
+def assert_label_floor(frame: pd.DataFrame) -> None:
+    """Each label holds at least the floor share of each inference type's rows, so the
+    inference type (visible from the hypothesis) does not give the label away."""
+    shares = frame.groupby("inference_type").label.agg(["mean", "size"])
+    assert LABEL_FLOOR > 0
+    least = pd.concat([shares["mean"], 1 - shares["mean"]], axis=1).min(axis=1)
+    assert (least >= LABEL_FLOOR - 1e-9).all(), shares
 
 
 def assert_no_lexical_cue(frame: pd.DataFrame) -> None:

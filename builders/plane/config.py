@@ -86,7 +86,13 @@ class PlaneConfig(PipelineConfig):
         None, "parse only the first N documents (of each datatrove task's share)", minimum=1
     )
     test_fraction: float = build_setting(
-        0.4, "share of the row mass whose vocabulary goes to test (GOoD, One-IT)"
+        0.15, "share of the balanced rows the split optimiser aims to put in test (GOoD, One-IT)"
+    )
+    min_label_share: float = build_setting(
+        1 / 6,
+        "least share of each inference type's rows that each label keeps in every GOoD, "
+        "One-IT and in-distribution split (the published GOoD test's IT3 share; 0: any, "
+        "which lets the inference type give the label away)",
     )
     validation_fraction: float = build_setting(
         0.25, "share of the balanced train side held out as validation (GOoD, One-IT)"
@@ -119,6 +125,8 @@ class PlaneConfig(PipelineConfig):
             )
         if not 1 <= self.split_index <= N_RESAMPLES:
             raise ValueError(f"split_index must be 1 … {N_RESAMPLES}, got {self.split_index}.")
+        if self.min_label_share > 0.5:
+            raise ValueError(f"min_label_share must be at most 0.5, got {self.min_label_share}.")
         if not (
             0 < self.test_fraction < 1 and 0 < self.validation_fraction < 1 - self.test_fraction
         ):

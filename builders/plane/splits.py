@@ -18,6 +18,7 @@ from compsem.builders.plane.config import (
 )
 from compsem.builders.plane.hypernyms import unigram_hypernyms
 from compsem.builders.plane.items import build_item_pool
+from compsem.builders.plane.partition import balanced_ceiling, partition_vocabulary
 from compsem.builders.plane.prompts import two_shot_prompts
 from compsem.builders.plane.vocabulary import (
     ItemCodes,
@@ -27,13 +28,18 @@ from compsem.builders.plane.vocabulary import (
     holdout,
     nouns_with_every_class,
     rows_within_sides,
-    vocabulary_sides,
 )
 from compsem.loading_scripts.plane_release import read_original_split
 from compsem.resources.lexicon import ADJECTIVE_CLASSES
 
+# Distinct intensional phrases a pool needs for all five resamples of a regime to come out with
+# no empty split, measured on prefixes of WordNet's glosses with PLANE 2.0.0's splits: 20 gave
+# empty One-IT tests, 94 some empty GOoD and in-distribution splits but full One-IT ones, 161
+# every split of every regime.
+MIN_INTENSIONAL_PHRASES = {"goood": 160, "one_it": 95, "in_distribution": 160}
 
-def _generator(config: PlaneConfig) -> np.random.Generator:
+
+def regime_generator(config: PlaneConfig) -> np.random.Generator:
     return np.random.default_rng([config.seed, REGIMES.index(config.regime), config.split_index])
 
 
@@ -44,10 +50,27 @@ def _too_small(config: PlaneConfig, what: str) -> ValueError:
     )
 
 
-def _check_nonempty(splits: dict[str, pa.Table], config: PlaneConfig) -> dict[str, pa.Table]:
+def intensional_phrases(pool: pa.Table) -> int:
+    """Distinct intensional adjective-noun phrases of the pool (its IT1 rows of class O): the
+    only negatives of IT1 and IT2, so what bounds every balanced split."""
+    it1 = pool.filter(pc.equal(pool["inference_type"], 1))
+    return int(pc.sum(pc.equal(it1["adjective_class"], "O")).as_py() or 0)
+
+
+def _check_nonempty(
+    splits: dict[str, pa.Table], config: PlaneConfig, pool: pa.Table
+) -> dict[str, pa.Table]:
     empty = [name for name, table in splits.items() if len(table) == 0]
     if empty:
-        raise _too_small(config, f"split(s) {', '.join(empty)} came out empty")
+        have = intensional_phrases(pool)
+        need = MIN_INTENSIONAL_PHRASES[config.regime]
+        more = f"so about {need - have} more" if need > have else "more for this resample"
+        raise _too_small(
+            config,
+            f"split(s) {', '.join(empty)} came out empty (the pool holds {have} distinct "
+            f"intensional adjective-noun phrases; {config.regime} splits need about {need}, "
+            f"{more})",
+        )
     return splits
 
 
@@ -58,15 +81,18 @@ def goood_splits(
     balanced; test nouns are those seen with every adjective class (§3.2). Validation is a
     balanced holdout of the train side, for model selection."""
     items = ItemCodes.from_table(pool, ADJECTIVE_CLASSES)
-    shares = (1 - config.test_fraction, config.test_fraction)
-    row_side = rows_within_sides(items, vocabulary_sides(items, shares, rng))
-    train = balance(items, np.flatnonzero(row_side == 0), inference_types, rng)
+    share = config.min_label_share
+    partition = partition_vocabulary(items, inference_types, config.test_fraction, rng, share)
+    row_side = rows_within_sides(items, partition.side)
+    train = balance(items, np.flatnonzero(row_side == 0), inference_types, rng, share)
     test = nouns_with_every_class(items, np.flatnonzero(row_side == 1))
-    train, validation = holdout(items, train, inference_types, config.validation_fraction, rng)
+    train, validation = holdout(
+        items, train, inference_types, config.validation_fraction, rng, share
+    )
     splits = {
         "train": train,
         "validation": validation,
-        "test": balance(items, test, inference_types, rng),
+        "test": balance(items, test, inference_types, rng, share),
     }
     return {split: pool.take(rows) for split, rows in splits.items()}
 
@@ -81,19 +107,37 @@ def in_distribution_splits(
 ) -> dict[str, pa.Table]:
     """Appendix D: adjective-noun phrases (hence every ⟨A, N, h(N), IT⟩ compound) are disjoint
     across splits, while every adjective, noun and hypernym of validation and test also occurs,
-    in the same role, in train."""
+    in the same role, in train. Validation takes ``validation_fraction`` of train's phrases
+    the way test takes its own, so its atoms are checked against the whole train split."""
     items = ItemCodes.from_table(pool, ADJECTIVE_CLASSES)
-    row_side = compound_sides(items, IN_DISTRIBUTION_SHARES, rng)
-    train = balance(items, np.flatnonzero(row_side == 0), INFERENCE_TYPES, rng)
-    train, validation = holdout(items, train, INFERENCE_TYPES, config.validation_fraction, rng)
-    validation = atoms_seen_in(items, validation, train)
-    test = nouns_with_every_class(items, atoms_seen_in(items, np.flatnonzero(row_side == 1), train))
+    share = config.min_label_share
+    train_share, test_share = IN_DISTRIBUTION_SHARES
+    held = config.validation_fraction * train_share
+    row_side = compound_sides(items, (train_share - held, held, test_share), rng)
+    train = balance(items, np.flatnonzero(row_side == 0), INFERENCE_TYPES, rng, share)
+    validation = atoms_seen_in(items, np.flatnonzero(row_side == 1), train)
+    test = nouns_with_every_class(items, atoms_seen_in(items, np.flatnonzero(row_side == 2), train))
     splits = {
         "train": train,
-        "validation": balance(items, validation, INFERENCE_TYPES, rng),
-        "test": balance(items, test, INFERENCE_TYPES, rng),
+        "validation": balance(items, validation, INFERENCE_TYPES, rng, share),
+        "test": balance(items, test, INFERENCE_TYPES, rng, share),
     }
     return {split: pool.take(rows) for split, rows in splits.items()}
+
+
+def pool_ceilings(
+    pool: pa.Table, configs: list[PlaneConfig], min_label_share: float = 0.0
+) -> dict[str, int]:
+    """The balanced ceiling of the pool (:func:`~compsem.builders.plane.partition.balanced_ceiling`,
+    each label at least ``min_label_share`` of each inference type) for each GOoD, One-IT and
+    in-distribution config: what split efficiency divides by."""
+    items = ItemCodes.from_table(pool, ADJECTIVE_CLASSES)
+    ceilings = {
+        regime: balanced_ceiling(items, inference_types, min_label_share)
+        for regime, inference_types in (("goood", INFERENCE_TYPES), ("one_it", (3,)))
+    }
+    ceilings["in_distribution"] = ceilings["goood"]
+    return {config.name: ceilings[config.regime] for config in configs if config.regime in ceilings}
 
 
 def plane_splits(config: PlaneConfig) -> dict[str, pa.Table]:
@@ -105,7 +149,7 @@ def plane_splits(config: PlaneConfig) -> dict[str, pa.Table]:
     if not classes or (config.regime != "full" and classes != set(ADJECTIVE_CLASSES)):
         missing = ", ".join(sorted(set(ADJECTIVE_CLASSES) - classes))
         raise _too_small(config, f"no phrases with adjectives of class {missing}")
-    rng = _generator(config)
+    rng = regime_generator(config)
     if config.regime == "full":
         return {"train": pool}
     if config.regime == "two_shot":
@@ -115,7 +159,7 @@ def plane_splits(config: PlaneConfig) -> dict[str, pa.Table]:
         "one_it": one_it_splits,
         "in_distribution": in_distribution_splits,
     }
-    return _check_nonempty(regime[config.regime](pool, config, rng), config)
+    return _check_nonempty(regime[config.regime](pool, config, rng), config, pool)
 
 
 def original_splits(config: PlaneConfig) -> dict[str, pa.Table]:

@@ -113,13 +113,18 @@ def vocabulary_sides(
     return side
 
 
-def nouns_with_every_class(items: ItemCodes, rows: np.ndarray) -> np.ndarray:
-    """The ``rows`` whose noun occurs with adjectives of every class somewhere in the pool
-    (PLANE §3.2's restriction on test items, against noun-adjective association cues)."""
+def seen_with_every_class(items: ItemCodes) -> np.ndarray:
+    """Per word: whether it is the noun of rows with adjectives of every class in the pool."""
     n_classes = int(items.adjective_class.max()) + 1
     seen = np.zeros((n_classes, items.n_words), dtype=bool)
     seen[items.adjective_class, items.noun] = True
-    return rows[seen.all(axis=0)[items.noun[rows]]]
+    return seen.all(axis=0)
+
+
+def nouns_with_every_class(items: ItemCodes, rows: np.ndarray) -> np.ndarray:
+    """The ``rows`` whose noun occurs with adjectives of every class somewhere in the pool
+    (PLANE §3.2's restriction on test items, against noun-adjective association cues)."""
+    return rows[seen_with_every_class(items)[items.noun[rows]]]
 
 
 def rows_within_sides(items: ItemCodes, side: np.ndarray) -> np.ndarray:
@@ -171,27 +176,111 @@ def _cue_free(items: ItemCodes, rows: np.ndarray) -> np.ndarray:
         rows = rows[~bad]
 
 
+def _occurrence(values: np.ndarray) -> np.ndarray:
+    """For each entry, how many equal entries precede it (0 for a value's first)."""
+    order = np.argsort(values, kind="stable")
+    ordered = values[order]
+    starts = np.flatnonzero(np.r_[True, ordered[1:] != ordered[:-1]])
+    first = np.repeat(starts, np.diff(np.r_[starts, len(values)]))
+    occurrence = np.empty(len(values), dtype=np.int64)
+    occurrence[order] = np.arange(len(values)) - first
+    return occurrence
+
+
 def _pick(
     items: ItemCodes, cells: list[tuple[np.ndarray, int]], rng: np.random.Generator
 ) -> np.ndarray:
-    """Take ``count`` rows of each cell, the fullest cells first. Within a cell, rows whose noun
+    """Take ``count`` rows of each cell: cells taken whole first, then entailment cells, then
+    the rest, the fullest first. Within a cell, rows whose noun
     and hypernym already carry the other label among the rows taken so far come first (random
     among equals), so a kept row seldom leaves a word with a single label: the subsective IT2
-    row of a triplet follows its IT3 twin, which shares noun and hypernym."""
+    row of a triplet follows its IT3 twin, which shares noun and hypernym. Among rows that
+    score alike, a word's first rows come before its second ones, so the rows taken cover as
+    many words as they can."""
     has_label = np.zeros((2, items.n_words + 1), dtype=bool)  # [label, word]; index -1: none
     taken = []
-    for members, count in sorted(cells, key=lambda cell: -cell[1] / max(len(cell[0]), 1)):
+
+    def order(cell: tuple[np.ndarray, int]) -> tuple:
+        members, count = cell
+        whole = count >= len(members)
+        label = items.label[members[0]] if len(members) else 0
+        return (not whole, -label, -count / max(len(members), 1))
+
+    for members, count in sorted(cells, key=order):
         members = rng.permutation(members)
-        other = 1 - items.label[members]
+        label = items.label[members]
+        # A word counts once if it already carries the other label (or is absent) and once
+        # more if it carries only the other label, so this row is what saves its rows.
         score = sum(
-            has_label[other, role[members]] | (role[members] < 0)
+            (has_label[1 - label, role[members]] | (role[members] < 0)).astype(np.int64)
+            + (has_label[1 - label, role[members]] & ~has_label[label, role[members]])
             for role in (items.noun, items.hypernym)
         )
-        chosen = members[np.argsort(-score, kind="stable")[:count]]
+        spread = sum(_occurrence(role[members]) for role in (items.noun, items.hypernym))
+        chosen = members[np.lexsort((spread, -score))[:count]]
         for role in (items.noun, items.hypernym):
             has_label[items.label[chosen], role[chosen]] = True
         taken.append(chosen)
     return np.concatenate(taken) if taken else np.array([], dtype=np.int64)
+
+
+def label_bounds(
+    per_type: np.ndarray,
+    negatives: np.ndarray,
+    positives: np.ndarray,
+    min_label_share: float = 0.0,
+) -> tuple[np.ndarray, np.ndarray]:
+    """The fewest and most negatives each inference type can take when it has ``per_type`` rows
+    (``(...)``), given the negatives and positives it has (``(..., types)``) and the least share
+    of its rows each label must have."""
+    k = np.asarray(per_type)[..., None]
+    least = np.ceil(min_label_share * k - 1e-9).astype(np.int64)
+    fewest = np.maximum(np.maximum(0, k - positives), least)
+    most = np.minimum(np.minimum(k, negatives), k - least)
+    return fewest, most
+
+
+def _feasible(per_type, negatives, positives, min_label_share: float) -> np.ndarray:
+    """Whether ``per_type`` rows per inference type can hold half entailments."""
+    fewest, most = label_bounds(per_type, negatives, positives, min_label_share)
+    total = per_type * negatives.shape[-1]
+    return (
+        (fewest <= most).all(axis=-1)
+        & (2 * fewest.sum(axis=-1) <= total)
+        & (total <= 2 * most.sum(axis=-1))
+    )
+
+
+def balanced_per_type(
+    negatives: np.ndarray, positives: np.ndarray, min_label_share: float = 0.0
+) -> np.ndarray:
+    """The largest even number of rows per inference type such that every inference type has
+    that many rows, each label at least ``min_label_share`` of them, and half of all rows are
+    entailments, for arrays ``(..., types)`` of the negatives and positives available per
+    inference type (as :func:`balance` takes them)."""
+    negatives = np.asarray(negatives, dtype=np.int64)
+    positives = np.asarray(positives, dtype=np.int64)
+
+    def feasible(per_type: np.ndarray) -> np.ndarray:
+        return _feasible(per_type, negatives, positives, min_label_share)
+
+    # Search over halves: an even count per type splits the labels exactly in half.
+    low = np.zeros(negatives.shape[:-1], dtype=np.int64)
+    high = (negatives + positives).min(axis=-1) // 2
+    while (low < high).any():
+        middle = (low + high + 1) // 2
+        ok = feasible(2 * middle)
+        low, high = np.where(ok, middle, low), np.where(ok, high, middle - 1)
+    return 2 * low
+
+
+def balanced_rows(counts: np.ndarray, min_label_share: float = 0.0) -> np.ndarray:
+    """Rows in the largest balanced subset, for counts ``(..., types, 2)`` by (inference type,
+    label): equal rows per inference type, labels 50/50, each label at least
+    ``min_label_share`` of each inference type."""
+    counts = np.asarray(counts)
+    per_type = balanced_per_type(counts[..., 0], counts[..., 1], min_label_share)
+    return per_type * counts.shape[-2]
 
 
 def _quota_sample(
@@ -199,15 +288,17 @@ def _quota_sample(
     rows: np.ndarray,
     inference_types: tuple[int, ...],
     rng: np.random.Generator,
-    max_per_type: int | None = None,
+    min_label_share: float = 0.0,
 ) -> np.ndarray:
-    """The largest subsample (at most ``max_per_type`` rows per inference type) with equal rows
-    per inference type and half of them entailments.
+    """The largest subsample with equal rows per inference type, half of them entailments, and
+    each label at least ``min_label_share`` of each inference type.
 
-    Labels are a function of (inference type, adjective class) (PLANE Table 1), so each such
-    cell is sampled as a whole; negatives are spread over inference types by their slack.
-    Rows are then picked by :func:`_pick`."""
-    it, klass, label = items.inference_type[rows], items.adjective_class[rows], items.label[rows]
+    Negatives are spread over inference types by their slack. Each (inference type, label)
+    cell's rows are then picked by :func:`_pick` across adjective classes, not in proportion
+    to them: the rows that keep a noun or hypernym from carrying a single label (often an
+    intensional IT3 entailment, the only positive of a noun seen only with intensional
+    adjectives) come first."""
+    it, label = items.inference_type[rows], items.label[rows]
     available = {
         (t, value): np.flatnonzero((it == t) & (label == value))
         for t in inference_types
@@ -215,35 +306,14 @@ def _quota_sample(
     }
     positives = np.array([len(available[t, 1]) for t in inference_types])
     negatives = np.array([len(available[t, 0]) for t in inference_types])
-
-    def bounds(per_type: int) -> tuple[np.ndarray, np.ndarray, int]:
-        low = np.maximum(0, per_type - positives)
-        high = np.minimum(per_type, negatives)
-        return low, high, per_type * len(inference_types) // 2
-
-    def feasible(per_type: int) -> bool:
-        low, high, wanted = bounds(per_type)
-        return bool((low <= high).all() and low.sum() <= wanted <= high.sum())
-
-    lo, hi = 0, int((positives + negatives).min())
-    if max_per_type is not None:
-        hi = min(hi, max_per_type)
-    while lo < hi:
-        middle = (lo + hi + 1) // 2
-        lo, hi = (middle, hi) if feasible(middle) else (lo, middle - 1)
-    per_type = lo
-    while per_type > 0 and (per_type * len(inference_types) % 2 or not feasible(per_type)):
-        per_type -= 1  # an even total, so the labels split exactly in half
-    low, high, wanted = bounds(per_type)
+    per_type = int(balanced_per_type(negatives, positives, min_label_share))
+    low, high = label_bounds(per_type, negatives, positives, min_label_share)
+    wanted = per_type * len(inference_types) // 2
     negative_counts = low + apportion(wanted - int(low.sum()), high - low)
     cells = []
     for t, n_negative in zip(inference_types, negative_counts, strict=True):
         for value, count in ((0, n_negative), (1, per_type - n_negative)):
-            cell_rows = available[t, value]
-            classes = np.unique(klass[cell_rows])
-            sizes = np.array([(klass[cell_rows] == c).sum() for c in classes])
-            for c, n in zip(classes, apportion(int(count), sizes), strict=True):
-                cells.append((rows[cell_rows[klass[cell_rows] == c]], int(n)))
+            cells.append((rows[available[t, value]], int(count)))
     return np.sort(_pick(items, cells, rng))
 
 
@@ -252,16 +322,39 @@ def balance(
     rows: np.ndarray,
     inference_types: tuple[int, ...],
     rng: np.random.Generator,
+    min_label_share: float = 0.0,
 ) -> np.ndarray:
-    """Subsample ``rows`` until labels are balanced, inference types are in equal shares and no
-    noun or hypernym is a lexical cue. Each round only removes rows, so the loop ends."""
+    """Subsample ``rows`` until labels are balanced (each at least ``min_label_share`` of each
+    inference type), inference types are in equal shares and no noun or hypernym is a lexical
+    cue. Each round only removes rows, so the loop ends."""
     rows = _cue_free(items, np.sort(rows))
     while True:
-        rows = _quota_sample(items, rows, inference_types, rng)
+        rows = _quota_sample(items, rows, inference_types, rng, min_label_share)
         kept = _cue_free(items, rows)
         if len(kept) == len(rows):
             return rows
         rows = kept
+
+
+def _deal_by_cells(
+    cells: np.ndarray, fractions: tuple[float, ...], rng: np.random.Generator
+) -> np.ndarray:
+    """:func:`_deal` for codes with rows in several cells (``cells``: codes × cells): each code
+    goes to the side whose shortfall of each cell, weighted by the code's rows there over the
+    cell's total, is largest, so every side gets its share of each cell, the scarce ones too."""
+    shares = np.asarray(fractions)[:, None]
+    scale = 1 / np.maximum(cells.sum(axis=0), 1)
+    dealt = np.zeros((len(fractions), cells.shape[1]))
+    total = np.zeros(cells.shape[1])
+    sides = np.empty(len(cells), dtype=np.int64)
+    for index in rng.permutation(len(cells)):
+        weights = cells[index]
+        shortfall = shares * (total + weights) - dealt
+        side = int(np.argmax((shortfall * weights * scale).sum(axis=1)))
+        sides[index] = side
+        dealt[side] += weights
+        total += weights
+    return sides
 
 
 def holdout(
@@ -270,9 +363,21 @@ def holdout(
     inference_types: tuple[int, ...],
     fraction: float,
     rng: np.random.Generator,
+    min_label_share: float = 0.0,
 ) -> tuple[np.ndarray, np.ndarray]:
-    """Split balanced ``rows`` into (rest, held out ≈ ``fraction``), each balanced again."""
-    per_type = round(fraction * len(rows) / len(inference_types))
-    held = _quota_sample(items, rows, inference_types, rng, max_per_type=per_type)
-    rest = np.setdiff1d(rows, held)
-    return balance(items, rest, inference_types, rng), balance(items, held, inference_types, rng)
+    """Split balanced ``rows`` into (rest, held out ≈ ``fraction`` of them), each balanced
+    again. Whole nouns are held out, so each noun keeps on its side the mix of labels that made
+    it no cue (cutting rows instead leaves many nouns with one label on one side, and balancing
+    then drops them and their twins), dealt so that both sides get their share of every
+    (inference type, label) cell (:func:`_deal_by_cells`) and stay balanced."""
+    type_index = np.zeros(max(inference_types) + 1, dtype=np.int64)
+    type_index[list(inference_types)] = np.arange(len(inference_types))
+    cell = type_index[items.inference_type[rows]] * 2 + items.label[rows]
+    nouns, noun_of_row = np.unique(items.noun[rows], return_inverse=True)
+    cells = np.zeros((len(nouns), 2 * len(inference_types)))
+    np.add.at(cells, (noun_of_row, cell), 1)
+    held = _deal_by_cells(cells, (1 - fraction, fraction), rng)[noun_of_row] == 1
+    return tuple(
+        balance(items, part, inference_types, rng, min_label_share)
+        for part in (rows[~held], rows[held])
+    )

@@ -1,0 +1,131 @@
+"""The split optimiser's arithmetic, checked against brute force on small random inputs, and
+what a corpus too small for a regime is told."""
+
+from itertools import product
+
+import numpy as np
+import pytest
+
+from compsem.builders.plane.config import PlaneConfig
+from compsem.builders.plane.items import build_item_pool
+from compsem.builders.plane.partition import Hyperedges, _Moves, _score, optimise_sides
+from compsem.builders.plane.splits import (
+    MIN_INTENSIONAL_PHRASES,
+    intensional_phrases,
+    plane_splits,
+)
+from compsem.builders.plane.vocabulary import balanced_rows
+
+
+def brute_force_balanced(counts: np.ndarray, min_label_share: float = 0.0) -> int:
+    """Largest 3k (or k) with k rows per inference type, half of all rows entailments and each
+    label at least ``min_label_share`` of each inference type."""
+    negatives, positives = counts[:, 0], counts[:, 1]
+    n_types = len(negatives)
+    best = 0
+    for k in range(int((negatives + positives).min()) + 1):
+        if (k * n_types) % 2:
+            continue
+        ranges = [
+            [x for x in range(min(k, n) + 1) if k - x <= p and min(x, k - x) >= min_label_share * k]
+            for n, p in zip(negatives, positives, strict=True)
+        ]
+        if any(2 * sum(taken) == k * n_types for taken in product(*ranges)):
+            best = k * n_types
+    return best
+
+
+@pytest.mark.parametrize("min_label_share", [0.0, 1 / 6])
+@pytest.mark.parametrize("n_types", [1, 3])
+def test_balanced_rows_is_the_largest_balanced_subset(n_types, min_label_share):
+    rng = np.random.default_rng(0)
+    counts = rng.integers(0, 9, size=(300, n_types, 2))
+    counts[::7, :, 0] = 0  # no negatives at all: nothing balances
+    expected = [brute_force_balanced(c, min_label_share) for c in counts]
+    assert balanced_rows(counts, min_label_share).tolist() == expected
+
+
+def random_edges(
+    rng: np.random.Generator, n_rows=400, n_words=40, min_label_share=0.0
+) -> Hyperedges:
+    words = rng.integers(0, n_words, size=(n_rows, 3))
+    words[:, 1] = np.where(words[:, 1] == words[:, 0], (words[:, 0] + 1) % n_words, words[:, 1])
+    repeated = (words[:, 2] == words[:, 0]) | (words[:, 2] == words[:, 1])
+    words[repeated | (rng.random(n_rows) < 0.3), 2] = -1  # IT1 rows have no hypernym
+    return Hyperedges(
+        words=words,
+        cell=rng.integers(0, 6, n_rows),
+        testable=rng.random(n_rows) < 0.8,
+        n_words=n_words,
+        n_types=3,
+        min_label_share=min_label_share,
+    )
+
+
+def kept_counts(edges: Hyperedges, side: np.ndarray) -> np.ndarray:
+    """Rows per side and cell, row by row: a row counts on a side when all its words lie there
+    (and, on test, only if it is testable)."""
+    counts = np.zeros((2, edges.n_cells), dtype=np.int64)
+    for words, cell, testable in zip(edges.words, edges.cell, edges.testable, strict=True):
+        sides = {int(side[w]) for w in words if w >= 0}
+        if len(sides) == 1:
+            (s,) = sides
+            if s == 0 or testable:
+                counts[s, cell] += 1
+    return counts
+
+
+def test_moves_predict_the_counts_after_each_single_move():
+    rng = np.random.default_rng(1)
+    edges = random_edges(rng)
+    side = rng.integers(0, 2, edges.n_words)
+    counts, loss, gain = _Moves(edges).evaluate(side)
+    assert (counts == kept_counts(edges, side)).all()
+    for word in range(edges.n_words):
+        moved = side.copy()
+        moved[word] = 1 - moved[word]
+        after = kept_counts(edges, moved)
+        here, there = side[word], 1 - side[word]
+        assert (after[here] == counts[here] - loss[word]).all()
+        assert (after[there] == counts[there] + gain[word]).all()
+
+
+@pytest.mark.parametrize("min_label_share", [0.0, 1 / 6])
+def test_local_search_only_improves_and_is_deterministic(min_label_share):
+    rng = np.random.default_rng(2)
+    edges = random_edges(rng, n_rows=3000, n_words=120, min_label_share=min_label_share)
+    start = rng.integers(0, 2, edges.n_words)
+
+    def score(side):
+        counts = kept_counts(edges, side)
+        return float(_score(counts[0], counts[1], 3, 0.2, min_label_share))
+
+    first = optimise_sides(edges, start, 0.2)
+    second = optimise_sides(edges, start, 0.2)
+    assert (first.side == second.side).all()
+    assert score(first.side) > score(start)
+    assert (first.counts.reshape(2, -1) == kept_counts(edges, first.side)).all()
+    # What the search scores is what balancing under the floor keeps of each side's rows
+    # (balanced_rows is checked against brute force above).
+    kept = kept_counts(edges, first.side).reshape(2, 3, 2)
+    assert (first.balanced == balanced_rows(kept, min_label_share)).all()
+    assert first.balanced.sum() > 0
+    # A local optimum: no single move pays.
+    for word in range(edges.n_words):
+        moved = first.side.copy()
+        moved[word] = 1 - moved[word]
+        assert score(moved) <= score(first.side) + 1e-9
+
+
+@pytest.mark.slow
+def test_a_corpus_too_small_for_goood_says_how_many_intensional_phrases_it_lacks():
+    config = PlaneConfig(name="goood_split_1", regime="goood", max_docs=3000)
+    pool_phrases = intensional_phrases(build_item_pool(config))
+    need = MIN_INTENSIONAL_PHRASES["goood"]
+    assert pool_phrases < need
+    message = (
+        rf"holds {pool_phrases} distinct intensional adjective-noun phrases; goood splits need "
+        rf"about {need}, so about {need - pool_phrases} more"
+    )
+    with pytest.raises(ValueError, match=message):
+        plane_splits(config)
