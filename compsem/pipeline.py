@@ -40,7 +40,7 @@ from datatrove.pipeline.writers import ParquetWriter
 from datatrove.utils.logging import logger
 
 from compsem.fingerprint import cache_root
-from compsem.process_guard import die_with_parent, guard_forked_children
+from compsem.process_guard import die_with_parent, exit_with_command, guard_forked_children
 from compsem.resources.spacy_pipeline import DEFAULT_SPACY_MODEL, load_pipeline
 from compsem.settings import build_setting
 
@@ -104,6 +104,7 @@ class SpacyAnnotator(PipelineStep):
     def run(self, data, rank: int = 0, world_size: int = 1):
         if multiprocess.parent_process() is not None:  # a pool worker, not the command itself
             die_with_parent()
+            exit_with_command()
         nlp = spacy_pipeline(self.spacy_model, self.disable)
         pairs = ((document.text, document) for document in self.parseable(data, nlp.max_length))
         for doc, document in nlp.pipe(pairs, as_tuples=True, batch_size=self.batch_size):

@@ -17,7 +17,10 @@ import shutil
 import signal
 import sys
 import tempfile
+import threading
 from pathlib import Path
+
+import multiprocess
 
 PR_SET_PDEATHSIG = 1  # <linux/prctl.h>
 
@@ -34,6 +37,29 @@ def die_with_parent(parent: int | None = None) -> None:
     libc.prctl(PR_SET_PDEATHSIG, signal.SIGKILL)
     if parent is not None and os.getppid() != parent:
         os._exit(1)
+
+
+def exit_with_command() -> None:
+    """In a pool worker: exit as soon as the command that started it is gone.
+
+    A worker started by the fork server is the server's child, not the command's, and holds the
+    server's lifeline itself, so neither dies of the other: the parent-death signal never fires.
+    multiprocess gives each worker a sentinel of its logical parent (the command) that closes
+    when the command dies; a daemon thread waits on it.
+    """
+    parent = multiprocess.parent_process()
+    if parent is None or _watching:
+        return
+    _watching.append(parent.pid)
+
+    def watch() -> None:
+        parent.join()
+        os._exit(1)
+
+    threading.Thread(target=watch, name="compsem-exit-with-command", daemon=True).start()
+
+
+_watching: list[int] = []
 
 
 _guarded: set[int] = set()

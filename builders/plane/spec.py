@@ -85,10 +85,13 @@ def corpus_yield() -> dict | None:
 
 
 def provenance(config: PlaneConfig) -> dict:
-    """The inputs that determine the generated content, for the card."""
+    """The inputs that determine the generated content, for the card. What needs the parsed
+    corpus (dropped phrases, ceilings) is left out when only configs of the original release
+    were exported (the export's first config is then one of them): none is parsed for them."""
+    generated = not config.regime.startswith("original_")
     lexicon = load_adjective_lexicon(config.lexicon)
     source = open_source(config)
-    pool = build_item_pool(config)
+    pool = build_item_pool(config) if generated else None
     return {
         "version": str(Plane.VERSION),
         "seed": config.seed,
@@ -96,7 +99,7 @@ def provenance(config: PlaneConfig) -> dict:
         "sources": source.provenance() if isinstance(source, Corpus) else [],
         "non_compositional": config.non_compositional,
         "lemma_guard": config.lemma_guard,
-        "dropped_phrases": dropped_phrases(config),
+        "dropped_phrases": dropped_phrases(config) if generated else None,
         "corpus_yield": corpus_yield(),
         "max_docs": config.max_docs,
         "wordnet": wordnet_version(),
@@ -105,8 +108,10 @@ def provenance(config: PlaneConfig) -> dict:
         "lexicon_classes": dict(sorted(Counter(lexicon.classes.values()).items())),
         "lexicon_fingerprint": lexicon.fingerprint,
         "max_hypernym_distance": MAX_HYPERNYM_DISTANCE,
-        "balanced_ceilings": pool_ceilings(pool, BUILDER_CONFIGS),
-        "floor_ceilings": pool_ceilings(pool, BUILDER_CONFIGS, config.min_label_share),
+        "balanced_ceilings": pool_ceilings(pool, BUILDER_CONFIGS) if generated else None,
+        "floor_ceilings": (
+            pool_ceilings(pool, BUILDER_CONFIGS, config.min_label_share) if generated else None
+        ),
         "test_fraction": config.test_fraction,
         "min_label_share": config.min_label_share,
         "validation_fraction": config.validation_fraction,
