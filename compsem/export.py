@@ -198,7 +198,6 @@ def export_benchmark(
     check_output_folder(out, kind, force=force, configs=config_names)
     marker = {"kind": kind, "version": spec.version, "configs": config_names}
     exports = []
-    built = []  # each config's BuilderConfig; the card describes the first (generated) one
     with atomic_folder(out, marker) as staging:
         for config_name in config_names:
             builder = spec.builder(
@@ -214,14 +213,10 @@ def export_benchmark(
                 export.info.splits[split].num_bytes = sum(path.stat().st_size for path in paths)
             record_sizes(export.info)
             exports.append(export)
-            built.append(builder.config)
             del dataset_dict
         shutil.rmtree(staging / ".arrow")
-        # Generated configs come before those read from an original release: provenance of the
-        # first describes the corpus whenever one was processed, and none when only a release was.
-        config = built[0]
-        provenance = spec.provenance(config)
-        for name, text in spec.export_files(config, provenance).items():
+        provenance = spec.provenance(builder.config)
+        for name, text in spec.export_files(builder.config, provenance).items():
             (staging / name).write_text(text)
-        (staging / "README.md").write_text(render_card(spec, exports, config, provenance))
+        (staging / "README.md").write_text(render_card(spec, exports, builder.config, provenance))
     return exports

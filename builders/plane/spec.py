@@ -85,9 +85,9 @@ def corpus_yield() -> dict | None:
 
 
 def provenance(config: PlaneConfig) -> dict:
-    """The inputs that determine the generated content, for the card. What needs the parsed
-    corpus (dropped phrases, ceilings) is left out when only configs of the original release
-    were exported (the export's first config is then one of them): none is parsed for them."""
+    """The inputs that determine the generated content, for the card (which describes the
+    export's last config). What needs the parsed corpus (dropped phrases, ceilings) is left out
+    when that is a config of the original release, so auditing a release parses no corpus."""
     generated = not config.regime.startswith("original_")
     lexicon = load_adjective_lexicon(config.lexicon)
     source = open_source(config)
