@@ -221,8 +221,12 @@ def run_options(tasks: int, workers: int, logging_dir: str | Path) -> dict:
     folder, and skipping the tasks a previous run completed."""
     if tasks < 1 or workers < 1:
         raise ValueError(f"tasks and workers must be at least 1, got {tasks} and {workers}.")
-    options = {"tasks": tasks, "workers": min(workers, tasks), "logging_dir": str(logging_dir)}
-    return {**options, "skip_completed": True}
+    return {
+        "tasks": tasks,
+        "workers": min(workers, tasks),
+        "logging_dir": str(logging_dir),
+        "skip_completed": True,
+    }
 
 
 def check_complete(executor, logging_dir: str | Path, resume: str) -> None:

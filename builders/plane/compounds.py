@@ -130,27 +130,17 @@ def filter_phrases(
     lost = occurrences.filter(changed)
     lost = lost.filter(pc.is_in(lost["adjective"], value_set=known))
     lost = lost.group_by(["adjective", "noun", "noun_form"]).aggregate([("count", "sum")])
+    compounds = pairs.filter(compound)
     dropped = [
-        pa.table(
-            {
-                "adjective": lost["adjective"],
-                "noun": lost["noun"],
-                "noun_form": lost["noun_form"],
-                "reason": pa.array([MEANING_CHANGING] * len(lost), pa.string()),
-                "count": lost["count_sum"],
-            }
-        ),
-        pa.table(
-            {
-                "adjective": (compounds := pairs.filter(compound))["adjective"],
-                "noun": compounds["noun"],
-                "noun_form": pa.nulls(len(compounds), pa.string()),
-                "reason": pa.array([NON_COMPOSITIONAL] * len(compounds), pa.string()),
-                "count": compounds["count"],
-            }
+        _dropped(lost, lost["noun_form"], MEANING_CHANGING, lost["count_sum"]),
+        _dropped(
+            compounds,
+            pa.nulls(len(compounds), pa.string()),
+            NON_COMPOSITIONAL,
+            compounds["count"],
         ),
     ]
-    report = pa.concat_tables([table.cast(DROPPED_SCHEMA) for table in dropped]).sort_by(
+    report = pa.concat_tables(dropped).sort_by(
         [
             ("reason", "ascending"),
             ("count", "descending"),
@@ -160,6 +150,19 @@ def filter_phrases(
         ]
     )
     return pairs.filter(pc.invert(compound)), report
+
+
+def _dropped(phrases: pa.Table, noun_form, reason: str, count) -> pa.Table:
+    """DROPPED_SCHEMA rows: ``phrases``' adjective and noun, dropped for ``reason``."""
+    return pa.table(
+        {
+            "adjective": phrases["adjective"],
+            "noun": phrases["noun"],
+            "noun_form": noun_form,
+            "reason": pa.array([reason] * len(phrases), pa.string()),
+            "count": count,
+        }
+    ).cast(DROPPED_SCHEMA)
 
 
 def dropped_summary(dropped: pa.Table, examples: int = 8) -> dict:

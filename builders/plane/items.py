@@ -266,11 +266,7 @@ def build_item_pool(config: PlaneConfig) -> pa.Table:
     """The item pool of ``config``'s inputs. Extraction, counting, the WordNet walk and the pool
     are cached by fingerprints of their inputs, so every config reads one cache."""
     occurrences, hypernyms, lexicon, pool_key = _pool_inputs(config)
-    filtered = cache(
-        lambda: filter_phrases(
-            occurrences, lexicon.classes, config.non_compositional, config.lemma_guard
-        )
-    )
+    filtered = cache(lambda: _filtered(config, occurrences, lexicon))
     cached_table("plane_dropped", pool_key, lambda: filtered()[1])
     return cached_table(
         "plane_items",
@@ -283,10 +279,13 @@ def dropped_phrases(config: PlaneConfig) -> dict:
     """What the pool of ``config`` left out as phrases WordNet reads otherwise, for the card."""
     occurrences, _, lexicon, pool_key = _pool_inputs(config)
     dropped = cached_table(
-        "plane_dropped",
-        pool_key,
-        lambda: filter_phrases(
-            occurrences, lexicon.classes, config.non_compositional, config.lemma_guard
-        )[1],
+        "plane_dropped", pool_key, lambda: _filtered(config, occurrences, lexicon)[1]
     )
     return dropped_summary(dropped)
+
+
+def _filtered(config: PlaneConfig, occurrences: pa.Table, lexicon) -> tuple[pa.Table, pa.Table]:
+    """The AN pairs kept and the phrases dropped by ``config``'s WordNet filters."""
+    return filter_phrases(
+        occurrences, lexicon.classes, config.non_compositional, config.lemma_guard
+    )
