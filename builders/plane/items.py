@@ -266,26 +266,40 @@ def build_item_pool(config: PlaneConfig) -> pa.Table:
     """The item pool of ``config``'s inputs. Extraction, counting, the WordNet walk and the pool
     are cached by fingerprints of their inputs, so every config reads one cache."""
     occurrences, hypernyms, lexicon, pool_key = _pool_inputs(config)
-    filtered = cache(lambda: _filtered(config, occurrences, lexicon))
-    cached_table("plane_dropped", pool_key, lambda: filtered()[1])
-    return cached_table(
-        "plane_items",
-        pool_key,
-        lambda: item_pool(filtered()[0], lexicon.classes, hypernyms, adjective_forms(occurrences)),
-    )
+    built = cache(lambda: _pool_and_dropped(config, occurrences, lexicon, hypernyms))
+    cached_table("plane_dropped", pool_key, lambda: built()[1])
+    return cached_table("plane_items", pool_key, lambda: built()[0])
 
 
 def dropped_phrases(config: PlaneConfig) -> dict:
     """What the pool of ``config`` left out as phrases WordNet reads otherwise, for the card."""
-    occurrences, _, lexicon, pool_key = _pool_inputs(config)
+    occurrences, hypernyms, lexicon, pool_key = _pool_inputs(config)
     dropped = cached_table(
-        "plane_dropped", pool_key, lambda: _filtered(config, occurrences, lexicon)[1]
+        "plane_dropped",
+        pool_key,
+        lambda: _pool_and_dropped(config, occurrences, lexicon, hypernyms)[1],
     )
     return dropped_summary(dropped)
 
 
-def _filtered(config: PlaneConfig, occurrences: pa.Table, lexicon) -> tuple[pa.Table, pa.Table]:
-    """The AN pairs kept and the phrases dropped by ``config``'s WordNet filters."""
-    return filter_phrases(
-        occurrences, lexicon.classes, config.non_compositional, config.lemma_guard
+def _pool_and_dropped(
+    config: PlaneConfig, occurrences: pa.Table, lexicon, hypernyms: pa.Table
+) -> tuple[pa.Table, pa.Table]:
+    """The item pool of ``occurrences`` under ``config``'s WordNet filters, and the phrases
+    those filters dropped."""
+    return pool_from_occurrences(
+        occurrences, lexicon.classes, hypernyms, config.non_compositional, config.lemma_guard
     )
+
+
+def pool_from_occurrences(
+    occurrences: pa.Table,
+    lexicon_classes: dict[str, str],
+    hypernyms: pa.Table,
+    non_compositional: str,
+    lemma_guard: bool,
+) -> tuple[pa.Table, pa.Table]:
+    """The item pool of AN occurrences (extraction's OCCURRENCE_SCHEMA), less the phrases WordNet
+    reads otherwise, written in each adjective's corpus form; and the phrases dropped."""
+    pairs, dropped = filter_phrases(occurrences, lexicon_classes, non_compositional, lemma_guard)
+    return item_pool(pairs, lexicon_classes, hypernyms, adjective_forms(occurrences)), dropped

@@ -17,16 +17,14 @@ from pathlib import Path
 import pyarrow as pa
 import pyarrow.compute as pc
 
-from compsem.builders.plane.compounds import filter_phrases
 from compsem.builders.plane.config import MAX_HYPERNYM_DISTANCE, PlaneConfig
 from compsem.builders.plane.extraction import (
     DISABLED,
-    adjective_forms,
     count_an_occurrences,
     extract_an_pairs,
 )
 from compsem.builders.plane.hypernyms import hypernym_table
-from compsem.builders.plane.items import item_pool
+from compsem.builders.plane.items import pool_from_occurrences
 from compsem.loading_scripts.corpora import open_corpus
 from compsem.pipeline import shard_files, spacy_pipeline
 from compsem.resources.lexicon import load_adjective_lexicon
@@ -38,12 +36,12 @@ YIELD_FILE = Path(__file__).with_name("corpus_yield.json")
 def source_pool(occurrences: pa.Table, lexicon) -> pa.Table:
     """PLANE's item pool of ``occurrences`` under the default build settings."""
     defaults = PlaneConfig(name="full")
-    pairs, _ = filter_phrases(
-        occurrences, lexicon.classes, defaults.non_compositional, defaults.lemma_guard
-    )
-    nouns = pairs["noun"].unique().to_pylist()
+    nouns = occurrences["noun"].unique().to_pylist()
     hypernyms = hypernym_table(nouns, max(MAX_HYPERNYM_DISTANCE.values()))
-    return item_pool(pairs, lexicon.classes, hypernyms, adjective_forms(occurrences))
+    pool, _ = pool_from_occurrences(
+        occurrences, lexicon.classes, hypernyms, defaults.non_compositional, defaults.lemma_guard
+    )
+    return pool
 
 
 def intensional(pool: pa.Table, inference_type: int) -> pa.Table:
