@@ -17,6 +17,7 @@ import pytest
 from compsem.builders.booqa.bundles import bucket_labels, frequency_bucket
 from compsem.builders.booqa.config import BooqaConfig, resolved
 from compsem.builders.booqa.extraction import extract_triples
+from compsem.builders.booqa.population import corpus_population
 from compsem.builders.booqa.relations import realise
 from compsem.builders.booqa.splits import mask
 from compsem.export import export_benchmark
@@ -34,7 +35,10 @@ EPOCH = dt.date(1970, 1, 1)
 # there, so pairs star at the `reuters` preset's own thresholds.
 SLICE_DAYS = {"1987-03-24", "1987-03-25", "1987-03-26", "1987-03-30", "1987-03-31", "1987-04-01"}
 SLICE_TOPIC = "company"
-SLICE_SETTINGS = {"preset": "reuters", "tasks": 2, "workers": 2}
+# Pairs of two named entities are too rare in so few articles, so common nouns may star here
+# (the promises checked below do not depend on which arguments may star; the last test checks
+# that restriction).
+SLICE_SETTINGS = {"preset": "reuters", "arguments": "nouns", "tasks": 2, "workers": 2}
 S = resolved(BooqaConfig(name="en", **SLICE_SETTINGS))
 
 
@@ -101,7 +105,7 @@ def predicate_frequency(mentions: pd.DataFrame) -> pd.Series:
 
 def test_there_is_something_to_check_all_of_it_real_news_of_1987(en):
     for frame in en.values():
-        assert len(frame) >= 20 and set(frame.label) == {0, 1}
+        assert len(frame) >= 10 and set(frame.label) == {0, 1}
         assert frame.window_start.str.startswith("1987-").all()
         assert frame.window_end.str.startswith("1987-").all()
 
@@ -272,3 +276,12 @@ def test_negatives_are_sampled_by_the_frequency_buckets_of_the_positives(rows, m
         counts = pd.Series(frequency_bucket(negatives.frequency, S.frequency_buckets))
         for bucket, count in counts.value_counts().items():
             assert count <= share.get(bucket, 0) * len(negatives) + 1, (bucket, count, share)
+
+
+def test_pairs_with_a_named_entity_star_only_with_one(reuters_slice, rows):
+    settings = {**SLICE_SETTINGS, "arguments": "one_entity", "min_pairs": 2}
+    s = resolved(BooqaConfig(name="en", corpus=str(reuters_slice), **settings))
+    population = corpus_population(s)[1].to_pandas()
+    assert len(population) > 0
+    assert (population.subject_type.notna() | population.object_type.notna()).all()
+    assert not (rows.subject_type.notna() | rows.object_type.notna()).all()

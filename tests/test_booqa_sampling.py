@@ -154,3 +154,19 @@ def test_the_audit_checks_catch_broken_promises():
     assert not bundles_whole({"dev": dev, "test": dev.slice(1, 1)}).passed  # split across
     assert not no_shared_proposition({"train": dev, "test": test}).passed
     assert no_shared_proposition({"train": dev.slice(0, 1), "test": test.slice(1, 1)}).passed
+
+
+def test_only_pairs_with_enough_named_entities_can_star():
+    from compsem.builders.booqa.propositions import _typed_pairs
+
+    stats = pa.table(
+        {
+            "key": [1, 2, 3],
+            "window": [0, 0, 1],
+            "a": ["Fed", "Fed", "Fed"],
+            "b": ["IMF", "rate", "IMF"],
+        }
+    )
+    types = pa.table({"window": [0, 0], "argument": ["Fed", "IMF"], "type": ["ORG", "ORG"]})
+    assert _typed_pairs(stats, types, 2)["key"].to_pylist() == [1]
+    assert _typed_pairs(stats, types, 1)["key"].to_pylist() == [1, 2]  # window 1 knows no type

@@ -47,11 +47,12 @@ def scaled_buckets(factor: float) -> tuple[int, ...]:
 # Why each value of the reuters preset (the card shows these beside the paper's).
 REUTERS_REASONS = {
     "window_days": "the paper's 3 days: a 3-day window of March 1987 holds 1,100 to 1,700 articles",
-    "min_articles": "15 scaled by articles per window, 1,100 / 5,800 NewsCrawl (x0.19): 3",
-    "min_predicates": "as min_articles: 15 x 0.19 = 3",
+    "min_articles": "15 scaled by articles per window, 1,100 / 5,800 NewsCrawl (x0.19), is 2.85; "
+    "2, since with both arguments named entities 3 leaves bundles in one window only (the "
+    "threshold sweep below)",
+    "min_predicates": "as min_articles: 15 x 0.19 = 2.85, so 2",
     "min_pairs": "not scaled linearly (30 x 20,841 / 7.8M articles is below 1 and would admit "
-    "every parser error): 5, the lowest value of the threshold sweep; 10 would cost few bundles "
-    "(170 instead of 182)",
+    "every parser error): 5, the lowest value of the threshold sweep",
     "frequency_buckets": "the paper's boundaries times min_pairs / 30, so the first boundary "
     "stays twice the felicity threshold",
     "max_evidence": "3,200 scaled by articles per window (x0.19), about 600",
@@ -75,8 +76,8 @@ PRESETS = {
     # March against NewsCrawl's 5,800): see REUTERS_REASONS, shown on the card.
     "reuters": {
         "window_days": 3,
-        "min_articles": 3,
-        "min_predicates": 3,
+        "min_articles": 2,
+        "min_predicates": 2,
         "min_pairs": REUTERS_MIN_PAIRS,
         "frequency_buckets": scaled_buckets(REUTERS_MIN_PAIRS / 30),
         "max_evidence": 600,
@@ -193,6 +194,12 @@ class BooqaConfig(PipelineConfig):
     h_only_sizes: tuple[int, int] | None = build_setting(
         None, "rows of H-only train and dev2 (Levy/Holt's 4,372 and 1,114)"
     )
+    arguments: str = build_setting(
+        "entities",
+        "which argument pairs can star: entities (both arguments named entities typed by the "
+        "parser's NER, as the paper's FIGER-typed arguments), one_entity (at least one) or "
+        "nouns (common nouns too, untyped)",
+    )
     word_sense: str = build_setting(
         "first",
         "how a predicate span's synset is chosen (see "
@@ -207,6 +214,8 @@ class BooqaConfig(PipelineConfig):
     )
 
 
+# Which argument pairs can star (``arguments``): both named entities, or any noun phrases.
+ARGUMENT_KINDS = ("entities", "one_entity", "nouns")
 # The preset of a named corpus when none is given; any other corpus gets the paper's.
 DEFAULT_PRESETS = {REUTERS: "reuters"}
 # Settings that must be at least 1 once the preset is applied.
@@ -250,6 +259,10 @@ def resolved(config: BooqaConfig) -> BooqaConfig:
         raise ValueError(f"frequency_buckets must be increasing, got {buckets}.")
     if not 0 < config.dev_fraction < 1:
         raise ValueError(f"dev_fraction must lie in (0, 1), got {config.dev_fraction}.")
+    if config.arguments not in ARGUMENT_KINDS:
+        raise ValueError(
+            f"Unknown arguments {config.arguments!r}; use one of {', '.join(ARGUMENT_KINDS)}."
+        )
     if config.word_sense not in WORD_SENSES:
         raise ValueError(
             f"Unknown word_sense {config.word_sense!r}; registered: {sorted(WORD_SENSES)}."

@@ -70,9 +70,10 @@ def sweep_table() -> str:
     if not path.is_file():
         return ""
     lines = [
-        "| articles = predicates per pair | argument pairs per predicate | starring pairs | "
-        "felicitous predicates | positives | with a negative | bundles (dev + test) | windows |",
-        "|---|---|---|---|---|---|---|---|",
+        "| arguments | articles = predicates per pair | argument pairs per predicate | "
+        "starring pairs | felicitous predicates | positives | with a negative | "
+        "bundles (dev + test) | windows |",
+        "|---|---|---|---|---|---|---|---|---|",
     ]
     for row in json.loads(path.read_text())["grid"]:
         counts = [
@@ -87,5 +88,6 @@ def sweep_table() -> str:
             )
         ]
         cells = [row["min_articles"], row["min_pairs"], *counts]
-        lines.append("| " + " | ".join(f"{c:,}" for c in cells) + " |")
+        kind = f"`{row.get('arguments', 'nouns')}`"
+        lines.append("| " + " | ".join([kind, *(f"{c:,}" for c in cells)]) + " |")
     return "\n".join(lines)

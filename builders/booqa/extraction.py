@@ -19,7 +19,7 @@ from compsem.pipeline import check_shards as pipeline_shards
 from compsem.resources.spacy_pipeline import DEFAULT_SPACY_MODEL, pipeline_id
 
 # Bumped whenever extraction changes what the shards hold.
-EXTRACTION_REVISION = 1
+EXTRACTION_REVISION = 4
 ARTICLE_SCHEMA = pa.schema(
     [
         ("id", pa.string()),

@@ -30,7 +30,7 @@ from compsem.resources.spacy_pipeline import pipeline_id
 from compsem.resources.wordnet import wordnet_version
 
 # Bumped whenever the population or the splits change what the caches hold.
-REVISION = 1
+REVISION = 2
 
 
 class ThresholdError(ValueError):
@@ -53,7 +53,10 @@ def extraction(s: BooqaConfig) -> Partitions:
 
 def _no_starring_pair(s: BooqaConfig, stats: pa.Table) -> ThresholdError:
     least = max(s.min_articles, s.min_predicates)
-    best = f" No pair has even {least} triples in one window."
+    kind = {"entities": "pair of named entities", "one_entity": "pair with a named entity"}.get(
+        s.arguments, "pair"
+    )
+    best = f" No {kind} has even {least} triples in one window."
     if len(stats):
         score = np.minimum(
             stats["articles"].to_numpy() / s.min_articles,
@@ -65,10 +68,11 @@ def _no_starring_pair(s: BooqaConfig, stats: pa.Table) -> ThresholdError:
             f"{top['predicates']} predicates in window {top['window']}."
         )
     return ThresholdError(
-        f"No starring argument pair: none is mentioned in at least {s.min_articles} articles "
+        f"No starring argument {kind}: none is mentioned in at least {s.min_articles} articles "
         f"with at least {s.min_predicates} different predicates within one {s.window_days}-day "
-        f"window.{best} Lower --min-articles or --min-predicates (or widen --window-days), or "
-        "use a larger corpus."
+        f"window.{best} Lower --min-articles or --min-predicates (or widen --window-days), "
+        + ("let common nouns star (--arguments nouns), " if s.arguments != "nouns" else "")
+        + "or use a larger corpus."
     )
 
 
@@ -82,7 +86,12 @@ def _population(s: BooqaConfig, partitions: Partitions) -> pa.Table:
     parts, stats, pairs = [], [], 0
     for path in tqdm(partitions.window_files(), desc="Positives and negatives", unit="bucket"):
         population, pair_stats, bucket_pairs = window_population(
-            read_bucket(path), felicitous, s.min_articles, s.min_predicates, s.word_sense
+            read_bucket(path),
+            felicitous,
+            s.min_articles,
+            s.min_predicates,
+            s.word_sense,
+            typed_arguments={"entities": 2, "one_entity": 1, "nouns": 0}[s.arguments],
         )
         parts.append(population)
         stats.append(pair_stats)
@@ -139,6 +148,7 @@ def corpus_population(s: BooqaConfig) -> tuple[Partitions, pa.Table]:
         s.min_predicates,
         s.min_pairs,
         s.word_sense,
+        s.arguments,
         wordnet_version(),
         REVISION,
     )

@@ -95,6 +95,19 @@ def argument_types(triples: pa.Table) -> pa.Table:
     )
 
 
+def _typed_pairs(stats: pa.Table, types: pa.Table, least: int) -> pa.Table:
+    """The pairs of ``stats`` with at least ``least`` arguments that have an entity type in
+    their window."""
+    typed = np.zeros(len(stats), dtype=np.int64)
+    for role in ("a", "b"):
+        known = types.select(["window", "argument"]).rename_columns(["window", role])
+        known = known.append_column("typed", pa.array(np.ones(len(known), dtype=bool)))
+        joined = stats.select(["key", "window", role]).join(known, ["window", role])
+        hits = pc.is_in(stats["key"], joined.filter(pc.is_valid(joined["typed"]))["key"])
+        typed += hits.to_numpy(zero_copy_only=False)
+    return stats.filter(pa.array(typed >= least))
+
+
 def _with_types(positives: pa.Table, types: pa.Table) -> pa.Table:
     for role in ("subject", "object"):
         renamed = types.rename_columns(["window", role, f"{role}_type"])
@@ -150,15 +163,20 @@ def window_population(
     min_articles: int,
     min_predicates: int,
     word_sense: str = "first",
+    typed_arguments: int = 0,
 ) -> tuple[pa.Table, pa.Table, int]:
     """(population, statistics of the pairs that could star, number of pairs) of one window
     bucket.
 
     The population has one row per positive: a distinct proposition of a felicitous predicate
     about a starring pair in a window, with its mentions, entity types, frequency and the list of
-    its negatives (possibly empty).
+    its negatives (possibly empty). Only pairs with at least ``typed_arguments`` (0, 1 or 2)
+    arguments the NER typed in the window can star (the statistics count only those pairs).
     """
     row_keys, stats, pairs = pair_keys(triples, max(min_articles, min_predicates))
+    types = argument_types(triples)
+    if typed_arguments:
+        stats = _typed_pairs(stats, types, typed_arguments)
     starring = stats.filter(
         pc.and_(
             pc.greater_equal(stats["articles"], min_articles),
@@ -173,7 +191,7 @@ def window_population(
         [("article", "count"), ("predicate_tags", "min"), ("frequency", "max")]
     )
     positives = positives.rename_columns([*keys, "mentions", "predicate_tags", "frequency"])
-    positives = _with_types(positives, argument_types(starred))
+    positives = _with_types(positives, types)
     positives = positives.sort_by([(name, "ascending") for name in keys])
     negatives = negative_candidates(positives, presence, felicitous, word_sense)
     offsets = np.searchsorted(negatives["row"].to_numpy(), np.arange(len(positives) + 1))

@@ -9,8 +9,12 @@ the predicate, ``A`` adjective, ``P`` preposition ("play practice game with" is 
 Arguments are normalised to their head phrase: the named entity that contains the head (without a
 leading determiner), else the head's proper-noun compound ("Real Madrid"), else the lemma of a
 common noun with its compound modifiers ("oil price"). The argument's entity type is the parser's
-label where it has one. Pronouns, numbers and temporal or numeric entities are not arguments, and
+label where it has one. Pronouns, numbers, quantities (a noun with a number: "5.5 mln dlrs") and
+temporal or numeric entities are not arguments, and
 negated predicates ("did not visit") give no triple, since BoOQA's positives must be true.
+Sentences written all in capitals (newswire headlines), and arguments of several words all in
+capitals (a headline run into its story's first sentence: "JAPAN ON TRADE TENSIONS"), give no
+triple either: the parser, trained on mixed case, tags their every word a proper noun.
 """
 
 from __future__ import annotations
@@ -54,17 +58,21 @@ def argument(token, entities: dict) -> tuple[str, str | None] | None:
     if entity is not None:
         if entity.label_ in NON_ARGUMENT_TYPES:
             return None
-        words = [t for t in entity if not t.is_punct and t.tag_ != "POS"]
+        words = [t for t in entity if not (t.is_punct or t.is_space) and t.tag_ != "POS"]
         while words and words[0].lower_ in _DETERMINERS:
             words = words[1:]
         text = " ".join(t.text for t in words)
-        return (text, entity.label_) if text else None
+        return (text, entity.label_) if text and not _shouted_words(words) else None
+    if any(child.dep_ in ("nummod", "quantmod") or child.like_num for child in token.children):
+        return None  # a quantity ("5.5 mln dlrs", "3 pct"), not a participant
     compounds = []
     for child in reversed(list(token.lefts)):  # nearest first, stop at the first gap
         if child.dep_ != "compound" or child.i != token.i - len(compounds) - 1:
             break
         compounds.insert(0, child)
     if token.pos_ == "PROPN":
+        if _shouted_words([*compounds, token]):
+            return None
         return " ".join(t.text for t in [*compounds, token]), None
     words = [t.lower_ for t in compounds] + [token.lemma_.lower()]
     if not all(_WORD.fullmatch(word) for word in words):
@@ -144,13 +152,30 @@ def _predicates(verb) -> list[tuple[list[str], str, object, object]]:
     return relations
 
 
+def _shouted(text: str) -> bool:
+    """Whether a text has letters and none of them lower case."""
+    letters = [c for c in text if c.isalpha()]
+    return bool(letters) and not any(c.islower() for c in letters)
+
+
+def _shouted_words(words: list) -> bool:
+    """Whether a phrase of several words is all in capitals: a headline's fragment the parser
+    took for a name ("JAPAN ON TRADE TENSIONS"), where one word ("U.S.", "IMF") is an acronym."""
+    return len(words) > 1 and _shouted(" ".join(t.text for t in words))
+
+
 def relation_triples(doc) -> list[dict]:
     """Every relation triple of a parsed document, in token order, as TRIPLE_TYPE dicts."""
     entities = _entity_index(doc)
-    sentence_starts = [sentence.start for sentence in doc.sents]
+    sentences = list(doc.sents)
+    sentence_starts = [sentence.start for sentence in sentences]
+    shouted = [_shouted(sentence.text) for sentence in sentences]
     triples = []
     for verb in doc:
         if verb.pos_ not in ("VERB", "AUX"):
+            continue
+        sentence = bisect.bisect_right(sentence_starts, verb.i) - 1
+        if shouted[sentence]:
             continue
         for words, tags, subject_token, object_token in _predicates(verb):
             if not all(_WORD.fullmatch(word) for word in words):
@@ -161,7 +186,7 @@ def relation_triples(doc) -> list[dict]:
                 continue
             triples.append(
                 {
-                    "sentence": bisect.bisect_right(sentence_starts, verb.i) - 1,
+                    "sentence": sentence,
                     "subject": subject[0],
                     "subject_type": subject[1],
                     "predicate": " ".join(words),
