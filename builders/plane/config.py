@@ -95,7 +95,7 @@ class PlaneConfig(PipelineConfig):
         "which lets the inference type give the label away)",
     )
     validation_fraction: float = build_setting(
-        0.25, "share of the balanced train side held out as validation (GOoD, One-IT)"
+        0.25, "share of the train side's rows held out as validation (GOoD, One-IT)"
     )
     non_compositional: str = build_setting(
         "first_sense",

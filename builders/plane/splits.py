@@ -4,6 +4,7 @@ prompts (§4) and the original release, each from one seeded generator per regim
 from __future__ import annotations
 
 import functools
+import hashlib
 
 import numpy as np
 import pyarrow as pa
@@ -29,6 +30,7 @@ from compsem.builders.plane.vocabulary import (
     nouns_with_every_class,
     rows_within_sides,
 )
+from compsem.fingerprint import cached_table, fingerprint
 from compsem.loading_scripts.plane_release import read_original_split
 from compsem.resources.lexicon import ADJECTIVE_CLASSES
 
@@ -37,10 +39,49 @@ from compsem.resources.lexicon import ADJECTIVE_CLASSES
 # empty One-IT tests, 94 some empty GOoD and in-distribution splits but full One-IT ones, 161
 # every split of every regime.
 MIN_INTENSIONAL_PHRASES = {"goood": 160, "one_it": 95, "in_distribution": 160}
+# The vocabulary partition draws from its own stream of the regime's seed; SEARCH_REVISION is
+# bumped whenever the search gives other sides for the same pool and seed (cache key).
+PARTITION_STREAM = 1
+SEARCH_REVISION = 2
+
+
+def regime_seed(config: PlaneConfig) -> list[int]:
+    return [config.seed, REGIMES.index(config.regime), config.split_index]
 
 
 def regime_generator(config: PlaneConfig) -> np.random.Generator:
-    return np.random.default_rng([config.seed, REGIMES.index(config.regime), config.split_index])
+    return np.random.default_rng(regime_seed(config))
+
+
+def partition_sides(
+    pool: pa.Table, items: ItemCodes, config: PlaneConfig, inference_types: tuple[int, ...]
+) -> np.ndarray:
+    """The vocabulary partition of a GOoD or One-IT config (a side per word of ``items``), from
+    a generator of its own (so the regime's generator draws the same with or without the
+    cache), cached by the pool's content and every setting the search depends on: the search is
+    most of a warm build's time."""
+    seed = [*regime_seed(config), PARTITION_STREAM]
+    key = fingerprint(
+        "plane_partition",
+        hashlib.sha256("\n".join(pool["id"].to_pylist()).encode()).hexdigest(),
+        list(inference_types),
+        config.test_fraction,
+        config.min_label_share,
+        seed,
+        SEARCH_REVISION,
+    )
+
+    def search() -> pa.Table:
+        partition = partition_vocabulary(
+            items,
+            inference_types,
+            config.test_fraction,
+            np.random.default_rng(seed),
+            config.min_label_share,
+        )
+        return pa.table({"side": partition.side})
+
+    return cached_table("plane_partitions", key, search)["side"].to_numpy()
 
 
 def _too_small(config: PlaneConfig, what: str) -> ValueError:
@@ -79,15 +120,21 @@ def goood_splits(
 ) -> dict[str, pa.Table]:
     """§6.1: train and test over disjoint vocabularies (every role, hypernyms included), each
     balanced; test nouns are those seen with every adjective class (§3.2). Validation is a
-    balanced holdout of the train side, for model selection."""
+    balanced holdout of whole nouns of the train side, for model selection."""
     items = ItemCodes.from_table(pool, ADJECTIVE_CLASSES)
     share = config.min_label_share
-    partition = partition_vocabulary(items, inference_types, config.test_fraction, rng, share)
-    row_side = rows_within_sides(items, partition.side)
-    train = balance(items, np.flatnonzero(row_side == 0), inference_types, rng, share)
+    row_side = rows_within_sides(items, partition_sides(pool, items, config, inference_types))
     test = nouns_with_every_class(items, np.flatnonzero(row_side == 1))
+    # Validation is dealt from the train side's rows before either is balanced, so each is
+    # balanced from every row it could use (carving it from the balanced train split lost a
+    # twelfth of those rows to the second balancing).
     train, validation = holdout(
-        items, train, inference_types, config.validation_fraction, rng, share
+        items,
+        np.flatnonzero(row_side == 0),
+        inference_types,
+        config.validation_fraction,
+        rng,
+        share,
     )
     splits = {
         "train": train,

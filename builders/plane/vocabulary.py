@@ -365,8 +365,7 @@ def holdout(
     rng: np.random.Generator,
     min_label_share: float = 0.0,
 ) -> tuple[np.ndarray, np.ndarray]:
-    """Split balanced ``rows`` into (rest, held out ≈ ``fraction`` of them), each balanced
-    again. Whole nouns are held out, so each noun keeps on its side the mix of labels that made
+    """Split ``rows`` into (rest, held out ≈ ``fraction`` of them), each balanced. Whole nouns are held out, so each noun keeps on its side the mix of labels that made
     it no cue (cutting rows instead leaves many nouns with one label on one side, and balancing
     then drops them and their twins), dealt so that both sides get their share of every
     (inference type, label) cell (:func:`_deal_by_cells`) and stay balanced."""
