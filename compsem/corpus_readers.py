@@ -1,7 +1,8 @@
 """datatrove readers for a corpus's files: plain text lines, JSON Lines, Parquet, ``datasets`` folders.
 
 Each reader turns input files into ``Document`` objects, sharded by file across tasks, and says
-where a bad record is (file and line, or row); only task 0 draws a document bar.
+where a bad record is (file and line, or row); only task 0 draws a document bar, with a total
+where the files can be counted.
 """
 
 from __future__ import annotations
@@ -10,8 +11,10 @@ import json
 from collections.abc import Callable, Sequence
 from pathlib import Path
 
+import pyarrow.parquet as pq
 from datatrove.pipeline.readers import HuggingFaceDatasetReader, ParquetReader
 from datatrove.pipeline.readers.base import BaseDiskReader
+from tqdm.auto import tqdm
 
 from compsem.pipeline import CorpusError
 
@@ -26,7 +29,31 @@ class FirstTaskProgress:
         return super().run(data, rank, world_size)
 
 
-class JsonlLinesReader(FirstTaskProgress, BaseDiskReader):
+class CountedProgress(FirstTaskProgress):
+    """A disk-reader mixin: task 0's document bar has a total (the documents of its files,
+    counted before they are read: non-empty lines, or Parquet's row counts), so it shows an ETA;
+    datatrove's own bar knows no total. Documents flow to the parser as they are read, so the
+    bar moves at the parse's pace."""
+
+    def count_documents(self, filepath: str) -> int:
+        with self.data_folder.open(filepath, "rb", compression="infer") as handle:
+            return sum(1 for line in handle if line.strip())
+
+    def read_files_shard(self, shard: list[str]):
+        if not self.doc_progress:
+            yield from super().read_files_shard(shard)
+            return
+        self.doc_progress = False  # this bar replaces datatrove's
+        total = max(0, sum(self.count_documents(path) for path in shard) - self.skip)
+        if self.limit != -1:
+            total = min(total, self.limit)
+        with tqdm(total=total, desc="Document progress", unit="doc") as bar:
+            for document in super().read_files_shard(shard):
+                bar.update()
+                yield document
+
+
+class JsonlLinesReader(CountedProgress, BaseDiskReader):
     """datatrove's disk reader for JSON Lines, strict about malformed lines.
 
     datatrove's own ``JsonlReader`` skips a line it cannot decode with a warning (and needs
@@ -60,7 +87,7 @@ class JsonlLinesReader(FirstTaskProgress, BaseDiskReader):
                     yield document
 
 
-class TextLinesReader(FirstTaskProgress, BaseDiskReader):
+class TextLinesReader(CountedProgress, BaseDiskReader):
     """datatrove's disk reader for plain text: one document per non-empty line, stripped."""
 
     name = "📄 Text lines"
@@ -84,8 +111,12 @@ class TextLinesReader(FirstTaskProgress, BaseDiskReader):
                     yield document
 
 
-class ParquetFileReader(FirstTaskProgress, ParquetReader):
+class ParquetFileReader(CountedProgress, ParquetReader):
     """datatrove's Parquet reader, with one document bar per run."""
+
+    def count_documents(self, filepath: str) -> int:
+        with self.data_folder.open(filepath, "rb") as handle:
+            return pq.ParquetFile(handle).metadata.num_rows
 
 
 class SavedDatasetReader(FirstTaskProgress, HuggingFaceDatasetReader):

@@ -7,6 +7,7 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 import pytest
 
+from compsem.corpus_readers import JsonlLinesReader, ParquetFileReader
 from compsem.loading_scripts.corpora import open_corpus, wordnet_glosses
 from compsem.pipeline import CorpusError, exclusive
 
@@ -83,3 +84,24 @@ def test_a_second_build_of_the_same_corpus_waits_for_the_first(tmp_path):
         assert not entered.wait(0.5)
     assert entered.wait(10)
     waiter.join()
+
+
+def test_the_first_task_s_document_bar_has_a_total(tmp_path, capsys):
+    (tmp_path / "a.jsonl").write_text('{"text": "one"}\n\n{"text": "two"}\n{"text": "three"}\n')
+    pq.write_table(pa.table({"text": ["four", "five"]}), tmp_path / "b.parquet")
+    for reader, name in ((JsonlLinesReader, "a.jsonl"), (ParquetFileReader, "b.parquet")):
+        paths = tmp_path / f"{name}.paths"
+        paths.write_text(name + "\n")
+        texts = [
+            doc.text
+            for doc in reader(str(tmp_path), paths_file=str(paths), doc_progress=True).run()
+        ]
+        bar = capsys.readouterr().err
+        assert f"{len(texts)}/{len(texts)}" in bar, bar
+        # the other tasks draw no bar
+        list(
+            reader(str(tmp_path), paths_file=str(paths), doc_progress=True).run(
+                rank=1, world_size=2
+            )
+        )
+        assert "Document progress" not in capsys.readouterr().err
