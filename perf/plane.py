@@ -50,9 +50,8 @@ from compsem.builders.plane.hypernyms import hypernym_table
 from compsem.builders.plane.items import build_item_pool, item_pool
 from compsem.builders.plane.partition import balanced_ceiling, partition_vocabulary
 from compsem.builders.plane.splits import (
+    SPLIT_REGIMES,
     goood_splits,
-    in_distribution_splits,
-    one_it_splits,
     pool_ceilings,
     regime_generator,
 )
@@ -189,9 +188,7 @@ def corpus_splits(corpus: str) -> dict:
     (seed 42, default settings; the seconds include the vocabulary search only when the
     partition cache does not hold it yet)."""
     pool = build_item_pool(PlaneConfig(name="full", corpus=corpus))
-    regimes = {"goood": goood_splits, "one_it": one_it_splits}
-    regimes["in_distribution"] = in_distribution_splits
-    configs = [c for c in BUILDER_CONFIGS if c.regime in regimes]
+    configs = [c for c in BUILDER_CONFIGS if c.regime in SPLIT_REGIMES]
     floor = PlaneConfig(name="full").min_label_share
     ceilings = pool_ceilings(pool, configs)
     floor_ceilings = pool_ceilings(pool, configs, floor)
@@ -201,7 +198,7 @@ def corpus_splits(corpus: str) -> dict:
             name=base.name, regime=base.regime, split_index=base.split_index, corpus=corpus
         )
         start = time.perf_counter()
-        splits = regimes[config.regime](pool, config, regime_generator(config))
+        splits = SPLIT_REGIMES[config.regime](pool, config, regime_generator(config))
         rows = {name: len(table) for name, table in splits.items()}
         kept = sum(rows.values())
         results["configs"][config.name] = {

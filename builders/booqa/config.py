@@ -214,8 +214,9 @@ class BooqaConfig(PipelineConfig):
     )
 
 
-# Which argument pairs can star (``arguments``): both named entities, or any noun phrases.
-ARGUMENT_KINDS = ("entities", "one_entity", "nouns")
+# Which argument pairs can star (``arguments``): how many of the pair's two arguments must be
+# named entities the parser's NER typed in the window.
+TYPED_ARGUMENTS = {"entities": 2, "one_entity": 1, "nouns": 0}
 # The preset of a named corpus when none is given; any other corpus gets the paper's.
 DEFAULT_PRESETS = {REUTERS: "reuters"}
 # Settings that must be at least 1 once the preset is applied.
@@ -259,9 +260,9 @@ def resolved(config: BooqaConfig) -> BooqaConfig:
         raise ValueError(f"frequency_buckets must be increasing, got {buckets}.")
     if not 0 < config.dev_fraction < 1:
         raise ValueError(f"dev_fraction must lie in (0, 1), got {config.dev_fraction}.")
-    if config.arguments not in ARGUMENT_KINDS:
+    if config.arguments not in TYPED_ARGUMENTS:
         raise ValueError(
-            f"Unknown arguments {config.arguments!r}; use one of {', '.join(ARGUMENT_KINDS)}."
+            f"Unknown arguments {config.arguments!r}; use one of {', '.join(TYPED_ARGUMENTS)}."
         )
     if config.word_sense not in WORD_SENSES:
         raise ValueError(

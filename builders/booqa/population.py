@@ -14,7 +14,7 @@ import pyarrow as pa
 import pyarrow.compute as pc
 from tqdm.auto import tqdm
 
-from compsem.builders.booqa.config import BooqaConfig
+from compsem.builders.booqa.config import TYPED_ARGUMENTS, BooqaConfig
 from compsem.builders.booqa.extraction import extract_triples
 from compsem.builders.booqa.partitions import (
     Partitions,
@@ -53,9 +53,8 @@ def extraction(s: BooqaConfig) -> Partitions:
 
 def _no_starring_pair(s: BooqaConfig, stats: pa.Table) -> ThresholdError:
     least = max(s.min_articles, s.min_predicates)
-    kind = {"entities": "pair of named entities", "one_entity": "pair with a named entity"}.get(
-        s.arguments, "pair"
-    )
+    typed = TYPED_ARGUMENTS[s.arguments]
+    kind = ("pair", "pair with a named entity", "pair of named entities")[typed]
     best = f" No {kind} has even {least} triples in one window."
     if len(stats):
         score = np.minimum(
@@ -71,7 +70,7 @@ def _no_starring_pair(s: BooqaConfig, stats: pa.Table) -> ThresholdError:
         f"No starring argument {kind}: none is mentioned in at least {s.min_articles} articles "
         f"with at least {s.min_predicates} different predicates within one {s.window_days}-day "
         f"window.{best} Lower --min-articles or --min-predicates (or widen --window-days), "
-        + ("let common nouns star (--arguments nouns), " if s.arguments != "nouns" else "")
+        + ("let common nouns star (--arguments nouns), " if typed else "")
         + "or use a larger corpus."
     )
 
@@ -91,7 +90,7 @@ def _population(s: BooqaConfig, partitions: Partitions) -> pa.Table:
             s.min_articles,
             s.min_predicates,
             s.word_sense,
-            typed_arguments={"entities": 2, "one_entity": 1, "nouns": 0}[s.arguments],
+            typed_arguments=TYPED_ARGUMENTS[s.arguments],
         )
         parts.append(population)
         stats.append(pair_stats)

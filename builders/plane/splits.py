@@ -172,6 +172,14 @@ def in_distribution_splits(
     return {split: pool.take(rows) for split, rows in splits.items()}
 
 
+# The regimes whose splits come from a pool, each with its split function.
+SPLIT_REGIMES = {
+    "goood": goood_splits,
+    "one_it": one_it_splits,
+    "in_distribution": in_distribution_splits,
+}
+
+
 def pool_ceilings(
     pool: pa.Table, configs: list[PlaneConfig], min_label_share: float = 0.0
 ) -> dict[str, int]:
@@ -201,12 +209,7 @@ def plane_splits(config: PlaneConfig) -> dict[str, pa.Table]:
         return {"train": pool}
     if config.regime == "two_shot":
         return {"test": two_shot_prompts(pool, config.two_shot_triplets_per_class, rng)}
-    regime = {
-        "goood": goood_splits,
-        "one_it": one_it_splits,
-        "in_distribution": in_distribution_splits,
-    }
-    return _check_nonempty(regime[config.regime](pool, config, rng), config, pool)
+    return _check_nonempty(SPLIT_REGIMES[config.regime](pool, config, rng), config, pool)
 
 
 def original_splits(config: PlaneConfig) -> dict[str, pa.Table]:

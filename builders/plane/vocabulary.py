@@ -365,9 +365,10 @@ def holdout(
     rng: np.random.Generator,
     min_label_share: float = 0.0,
 ) -> tuple[np.ndarray, np.ndarray]:
-    """Split ``rows`` into (rest, held out ≈ ``fraction`` of them), each balanced. Whole nouns are held out, so each noun keeps on its side the mix of labels that made
-    it no cue (cutting rows instead leaves many nouns with one label on one side, and balancing
-    then drops them and their twins), dealt so that both sides get their share of every
+    """Split ``rows`` into (rest, held out ≈ ``fraction`` of them), each balanced. Whole nouns
+    are held out, so each noun keeps on its side the mix of labels that made it no cue (cutting
+    rows instead leaves many nouns with one label on one side, and balancing then drops them and
+    their twins), dealt so that both sides get their share of every
     (inference type, label) cell (:func:`_deal_by_cells`) and stay balanced."""
     type_index = np.zeros(max(inference_types) + 1, dtype=np.int64)
     type_index[list(inference_types)] = np.arange(len(inference_types))
