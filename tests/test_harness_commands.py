@@ -235,10 +235,13 @@ def test_report_aggregates_every_command(train_runs, tmp_path):
     assert "Fine-tuning" in (tmp_path / "report.md").read_text()
 
 
-def test_demo_baseline_returns_a_markdown_table(plane, tmp_path):
+def test_demo_baseline_returns_a_markdown_table_under_one_bar(plane, tmp_path, capsys):
     table = demo_baseline(plane, tmp_path / "demo", max_train_examples=16)
     assert "| sentence-transformers/all-MiniLM-L6-v2 | goood_split | 1 |" in table
     assert (tmp_path / "demo" / "train-goood_split_1-seed1.json").exists()
+    console = capsys.readouterr()
+    assert "2/2" in console.err  # the Trainer's bar, with its total
+    assert "train_runtime" not in console.out + console.err  # not its metrics dict
 
 
 @pytest.mark.parametrize(

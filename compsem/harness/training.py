@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import time
+from contextlib import nullcontext
 from dataclasses import asdict, dataclass
 from pathlib import Path
 
@@ -14,11 +15,21 @@ from transformers import (
     AutoTokenizer,
     DataCollatorWithPadding,
     PrinterCallback,
+    ProgressCallback,
     Trainer,
     TrainingArguments,
 )
 
+from compsem.harness.cpu_allocator import freed_memory_kept
 from compsem.harness.device import Placement, out_of_memory
+
+
+class BarOnlyProgress(ProgressCallback):
+    """The Trainer's progress bar without the metrics dict it writes under the bar at the end:
+    the harness reports loss, time and throughput in its own results."""
+
+    def on_log(self, args, state, control, logs=None, **kwargs):
+        pass
 
 
 @dataclass(frozen=True)
@@ -131,11 +142,15 @@ def fine_tune(
         data_collator=collator,
         processing_class=tokenizer,
     )
-    if not progress:
+    if progress:
+        trainer.remove_callback(ProgressCallback)
+        trainer.add_callback(BarOnlyProgress)
+    else:
         trainer.remove_callback(PrinterCallback)  # it prints the final metrics dict
     start = time.perf_counter()
     try:
-        output = trainer.train()
+        with freed_memory_kept() if placement.device == "cpu" else nullcontext():
+            output = trainer.train()
     except torch.OutOfMemoryError:
         raise out_of_memory(
             model.name_or_path, placement, settings.batch_size, settings.max_length
