@@ -33,7 +33,8 @@ from huggingface_hub import DatasetCard, DatasetCardData
 from compsem import card as cards
 from compsem.builders import benchmark_spec
 from compsem.content_fingerprint import config_fingerprint, dataset_fingerprint
-from compsem.output_folder import atomic_folder, check_output_folder
+from compsem.export_key import build_key, file_stamps
+from compsem.output_folder import MARKER, atomic_folder, check_output_folder, read_marker
 from compsem.settings import settings_table
 from compsem.spec import BenchmarkSpec
 
@@ -197,6 +198,7 @@ def export_benchmark(
     kind = export_kind(spec)
     check_output_folder(out, kind, force=force, configs=config_names)
     marker = {"kind": kind, "version": spec.version, "configs": config_names}
+    marker["build_key"] = build_key(spec.name, spec.version, config_names, config_kwargs)
     exports = []
     with atomic_folder(out, marker) as staging:
         for config_name in config_names:
@@ -219,4 +221,36 @@ def export_benchmark(
         for name, text in spec.export_files(builder.config, provenance).items():
             (staging / name).write_text(text)
         (staging / "README.md").write_text(render_card(spec, exports, builder.config, provenance))
+        marker["summary"] = export_summary(exports)
+        marker["files"] = file_stamps(staging, skip=MARKER)
     return exports
+
+
+def export_summary(exports: list[ConfigExport]) -> list[dict]:
+    """One row per config and split, in export order: ``config``, ``split``, ``rows`` and
+    ``labels`` (``[name, count]`` pairs in label order); what ``compsem demo`` prints."""
+    return [
+        {
+            "config": export.name,
+            "split": split,
+            "rows": statistics["rows"],
+            "labels": [[name, count] for name, count in statistics["labels"].items()],
+        }
+        for export in exports
+        for split, statistics in export.statistics.items()
+    ]
+
+
+def kept_summary(benchmark: str | BenchmarkSpec, out: Path, **config_kwargs) -> list | None:
+    """The summary of the export in ``out`` when building all configs of ``benchmark`` with
+    these settings now would write the same (:mod:`compsem.export_key`) and its files are as
+    written; otherwise None."""
+    spec = benchmark if isinstance(benchmark, BenchmarkSpec) else benchmark_spec(benchmark)
+    marker = read_marker(out)
+    if marker is None or marker.get("kind") != export_kind(spec):
+        return None
+    config_names = spec.default_config_names(config_kwargs)
+    current = build_key(spec.name, spec.version, config_names, config_kwargs)
+    if marker.get("build_key") != current or marker.get("files") != file_stamps(out, MARKER):
+        return None
+    return marker.get("summary")
