@@ -198,7 +198,7 @@ def export_benchmark(
     kind = export_kind(spec)
     check_output_folder(out, kind, force=force, configs=config_names)
     marker = {"kind": kind, "version": spec.version, "configs": config_names}
-    marker["build_key"] = build_key(spec.name, spec.version, config_names, config_kwargs)
+    marker["build_key"] = build_key(spec, config_names, config_kwargs)
     exports = []
     with atomic_folder(out, marker) as staging:
         for config_name in config_names:
@@ -249,8 +249,7 @@ def kept_summary(benchmark: str | BenchmarkSpec, out: Path, **config_kwargs) -> 
     marker = read_marker(out)
     if marker is None or marker.get("kind") != export_kind(spec):
         return None
-    config_names = spec.default_config_names(config_kwargs)
-    current = build_key(spec.name, spec.version, config_names, config_kwargs)
+    current = build_key(spec, spec.default_config_names(config_kwargs), config_kwargs)
     if marker.get("build_key") != current or marker.get("files") != file_stamps(out, MARKER):
         return None
     return marker.get("summary")

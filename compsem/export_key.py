@@ -12,11 +12,12 @@ always builds.
 
 from __future__ import annotations
 
-import hashlib
-import json
 import os
 from importlib import metadata, util
 from pathlib import Path
+
+from compsem.fingerprint import file_fingerprint, fingerprint
+from compsem.spec import BenchmarkSpec
 
 # The packages of ``package-dir`` in pyproject.toml, each its own folder in a checkout.
 CODE_PACKAGES = (
@@ -44,22 +45,27 @@ def _code_files(folder: Path):
             yield path
 
 
-def build_key(benchmark: str, version: str, configs: list[str], settings: dict) -> str:
-    """The hash of what an export built now with these configs and settings depends on."""
-    digest = hashlib.blake2b(digest_size=16)
-    described = {"benchmark": benchmark, "version": version, "configs": configs}
-    described["settings"] = {
-        name: [repr(value), _named_files(value)] for name, value in sorted(settings.items())
-    }
-    described["distributions"] = sorted(
-        f"{dist.metadata['Name']}=={dist.version}" for dist in metadata.distributions()
+def build_key(spec: BenchmarkSpec, configs: list[str], settings: dict) -> str:
+    """The fingerprint of what an export of ``spec`` built now with these configs and settings
+    depends on."""
+    return fingerprint(
+        "export",
+        spec.name,
+        spec.version,
+        configs,
+        {name: [repr(value), _named_files(value)] for name, value in sorted(settings.items())},
+        sorted(f"{dist.metadata['Name']}=={dist.version}" for dist in metadata.distributions()),
+        [
+            [index, str(path.relative_to(folder)), file_fingerprint(path)]
+            for index, folder in enumerate(code_folders())
+            for path in _code_files(folder)
+        ],
     )
-    digest.update(json.dumps(described, sort_keys=True).encode())
-    for index, folder in enumerate(code_folders()):
-        for path in _code_files(folder):
-            digest.update(f"{index}/{path.relative_to(folder)}\0".encode())
-            digest.update(hashlib.blake2b(path.read_bytes(), digest_size=16).digest())
-    return digest.hexdigest()
+
+
+def _stamp(path: Path) -> list[int]:
+    status = path.stat()
+    return [status.st_size, status.st_mtime_ns]
 
 
 def _named_files(value) -> dict[str, list[int]]:
@@ -68,17 +74,15 @@ def _named_files(value) -> dict[str, list[int]]:
         return {}
     path = Path(value).expanduser()
     if path.is_file():
-        status = path.stat()
-        return {str(path.resolve()): [status.st_size, status.st_mtime_ns]}
+        return {str(path.resolve()): _stamp(path)}
     return file_stamps(path) if path.is_dir() else {}
 
 
 def file_stamps(folder: Path, skip: str | None = None) -> dict[str, list[int]]:
     """``{relative path: [size, modification time in ns]}`` of every file under ``folder``
     but ``skip``: an export edited or damaged since it was written no longer matches."""
-    stamps = {}
-    for path in sorted(Path(folder).rglob("*")):
-        if path.is_file() and path.name != skip:
-            status = path.stat()
-            stamps[str(path.relative_to(folder))] = [status.st_size, status.st_mtime_ns]
-    return stamps
+    return {
+        str(path.relative_to(folder)): _stamp(path)
+        for path in sorted(Path(folder).rglob("*"))
+        if path.is_file() and path.name != skip
+    }

@@ -2,7 +2,10 @@
 
 import json
 
+import datasets
+
 from compsem import export_key
+from compsem.builders import benchmark_spec
 from compsem.cli import main
 from compsem.export import export_benchmark, export_summary, kept_summary
 from compsem.export_key import build_key
@@ -48,19 +51,23 @@ def test_the_key_follows_code_settings_and_the_files_settings_name(tmp_path, mon
     code.mkdir()
     (code / "rules.py").write_text("THRESHOLD = 1\n")
     monkeypatch.setattr(export_key, "code_folders", lambda: [code])
-    key = build_key("plane", "2.1.0", ["full"], {"tasks": 2})
-    assert key == build_key("plane", "2.1.0", ["full"], {"tasks": 2})
-    assert key != build_key("plane", "2.1.0", ["full"], {"tasks": 1})
-    assert key != build_key("plane", "2.2.0", ["full"], {"tasks": 2})
-    assert key != build_key("plane", "2.1.0", ["full", "two_shot"], {"tasks": 2})
+    plane = benchmark_spec("plane")
+    key = build_key(plane, ["full"], {"tasks": 2})
+    assert key == build_key(plane, ["full"], {"tasks": 2})
+    assert key != build_key(plane, ["full"], {"tasks": 1})
+    assert key != build_key(plane, ["full", "two_shot"], {"tasks": 2})
+    assert key != build_key(benchmark_spec("rnpc"), ["full"], {"tasks": 2})
     (code / "rules.py").write_text("THRESHOLD = 2\n")
-    assert build_key("plane", "2.1.0", ["full"], {"tasks": 2}) != key
+    assert build_key(plane, ["full"], {"tasks": 2}) != key
+    changed = build_key(plane, ["full"], {"tasks": 2})
+    monkeypatch.setattr(plane.builder, "VERSION", datasets.Version("9.9.9"))
+    assert build_key(plane, ["full"], {"tasks": 2}) != changed
 
     corpus = tmp_path / "corpus.txt"
     corpus.write_text("A former president spoke.\n")
-    named = build_key("plane", "2.1.0", ["full"], {"corpus": str(corpus)})
+    named = build_key(plane, ["full"], {"corpus": str(corpus)})
     corpus.write_text("A former president spoke. A fake gun fired.\n")
-    assert build_key("plane", "2.1.0", ["full"], {"corpus": str(corpus)}) != named
+    assert build_key(plane, ["full"], {"corpus": str(corpus)}) != named
 
 
 def test_a_second_demo_keeps_the_export_and_prints_the_same_table(tmp_path, capsys):

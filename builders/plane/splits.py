@@ -4,7 +4,6 @@ prompts (§4) and the original release, each from one seeded generator per regim
 from __future__ import annotations
 
 import functools
-import hashlib
 
 import numpy as np
 import pyarrow as pa
@@ -30,6 +29,7 @@ from compsem.builders.plane.vocabulary import (
     nouns_with_every_class,
     rows_within_sides,
 )
+from compsem.content_fingerprint import table_fingerprint
 from compsem.fingerprint import cached_table, fingerprint
 from compsem.loading_scripts.plane_release import read_original_split
 from compsem.resources.lexicon import ADJECTIVE_CLASSES
@@ -63,7 +63,7 @@ def partition_sides(
     seed = [*regime_seed(config), PARTITION_STREAM]
     key = fingerprint(
         "plane_partition",
-        hashlib.sha256("\n".join(pool["id"].to_pylist()).encode()).hexdigest(),
+        table_fingerprint(pool.select(["id"])),
         list(inference_types),
         config.test_fraction,
         config.min_label_share,
