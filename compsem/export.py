@@ -13,7 +13,8 @@ Every template is rendered with ``card_data``, ``exports``, ``provenance``, ``se
 build settings of ``compsem.settings.settings_table``), ``citation`` (the paper's BibTeX),
 ``version``, ``spec``, the spec's ``card_context``, ``regimes`` (``{regime: [config names]}``),
 ``fingerprints`` (``{config: content fingerprint}``), ``changelog``, ``compsem_bibtex`` and
-``audit_start`` / ``audit_end`` / ``not_audited`` (the markers ``compsem audit`` writes between).
+``audit_start`` / ``audit_end`` / ``not_audited`` (the markers ``compsem audit`` writes between)
+and ``row_order`` (how rows are ordered, :mod:`compsem.grouping`).
 Each split's statistics also hold its content ``fingerprint`` (``compsem/versioning.py``).
 """
 
@@ -34,6 +35,7 @@ from compsem import card as cards
 from compsem.builders import benchmark_spec
 from compsem.content_fingerprint import config_fingerprint, dataset_fingerprint
 from compsem.export_key import build_key, file_stamps
+from compsem.grouping import ROW_ORDER_NOTE
 from compsem.output_folder import MARKER, atomic_folder, check_output_folder, read_marker
 from compsem.settings import settings_table
 from compsem.spec import BenchmarkSpec
@@ -173,6 +175,7 @@ def render_card(
         audit_start=cards.AUDIT_START,
         audit_end=cards.AUDIT_END,
         not_audited=cards.NOT_AUDITED,
+        row_order=ROW_ORDER_NOTE,
         **spec.card_context,
     )
     return str(card)

@@ -26,6 +26,7 @@ from compsem.card import card_problems
 from compsem.export import export_benchmark
 from compsem.resources.lexicon import load_adjective_lexicon
 from tests.conftest import read_config
+from tests.row_order import unrepresentative_prefixes
 
 PAPER_CONFIGS = ["an", "aan", "lexicon"]
 
@@ -141,7 +142,8 @@ def test_load_dataset_reads_every_config_offline_with_class_labels(montague_expo
         assert dataset[split]["id"] == list(on_disk.id)
     an = load_dataset(str(montague_export), "an")["test"]
     assert an.features["label"] == ClassLabel(names=list(ADJECTIVE_TYPES))
-    assert an[0]["words"] == ["wild", "student"] and an[0]["synonyms"] == ["feral", "learner"]
+    wild_student = next(row for row in an if row["words"] == ["wild", "student"])
+    assert wild_student["synonyms"] == ["feral", "learner"]
     lexicon = load_dataset(str(montague_export), "lexicon")["train"]
     assert lexicon.features["label"].names == list(LEXICON_LABELS)
 
@@ -222,3 +224,10 @@ def test_aan_needs_two_adjectives():
 def test_a_missing_lexicon_file_is_named(tmp_path):
     with pytest.raises(MontagueLexiconError, match="does not exist"):
         load_lexicon(tmp_path / "nope.tsv")
+
+
+@pytest.mark.slow
+def test_every_prefix_of_every_split_is_representative(montague_export):
+    """Splits are stored shuffled, stratified: the first 100 rows of each hold every label and
+    grouping field within 10 points of its share (so `--limit 100` scores a fair sample)."""
+    assert unrepresentative_prefixes(montague_export) == {}

@@ -8,6 +8,7 @@ from compsem.builders.plane.hypernyms import unigram_hypernyms
 from compsem.builders.plane.prompts import VERBALISERS
 from compsem.text import copular_sentence
 from tests.conftest import read_config
+from tests.row_order import unrepresentative_prefixes
 
 pytestmark = pytest.mark.slow
 RESAMPLES = range(1, N_RESAMPLES + 1)
@@ -161,3 +162,10 @@ def test_two_shot_prompts_cover_every_combination(plane_export):
                 premise_words[ENTAILS[row.adjective_class][it - 1]]
                 in sentence.split(":")[-1].split()
             )
+
+
+@pytest.mark.slow
+def test_every_prefix_of_every_split_is_representative(plane_export):
+    """Splits are stored shuffled, stratified: the first 100 rows of each hold every label and
+    grouping field within 10 points of its share (so `--limit 100` scores a fair sample)."""
+    assert unrepresentative_prefixes(plane_export) == {}

@@ -119,7 +119,7 @@ def test_a_registered_benchmark_builds_exports_loads_and_audits(parity, tmp_path
 
     loaded = load_dataset(str(out), "odd_only")
     assert loaded["train"].features["label"].names == LABELS
-    assert loaded["train"][0]["premise"] == "101 is odd."
+    assert "101 is odd." in loaded["train"]["premise"]
     card = (out / "README.md").read_text()
     assert "Built with seed 100 from 24 numbers." in card
     assert "| `--size` | `24` | numbers to pair up |" in card

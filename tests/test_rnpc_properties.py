@@ -27,6 +27,7 @@ from compsem.resources.modifiers import load_modifier_lexicon, read_attributes
 from compsem.resources.wordnet import wordnet
 from compsem.text import indefinite_article
 from tests.conftest import read_config
+from tests.row_order import unrepresentative_prefixes
 
 pytestmark = pytest.mark.slow
 SIZE = 3000
@@ -445,3 +446,10 @@ def test_cli_documents_the_inputs_and_reports_bad_configs(tmp_path, capsys):
         assert flag in result.stdout
     assert main(["build", "rnpc", "--out", str(tmp_path / "x"), "--config", "nope"]) == 2
     assert capsys.readouterr().err.startswith("compsem build: error: Unknown config(s) 'nope'")
+
+
+@pytest.mark.slow
+def test_every_prefix_of_every_split_is_representative(rnpc_export):
+    """Splits are stored shuffled, stratified: the first 100 rows of each hold every label and
+    grouping field within 10 points of its share (so `--limit 100` scores a fair sample)."""
+    assert unrepresentative_prefixes(rnpc_export) == {}

@@ -32,6 +32,10 @@ from compsem.resources.wordnet import wordnet_version
 from compsem.spec import BenchmarkSpec
 
 CHANGELOG = {
+    "1.3.0": "splits are stored in a representative order: each split is shuffled once, "
+    "seeded by the build's seed, the config and the split, and stratified by label and grouping "
+    "fields, so any prefix (`--limit N`) holds each label and group close to its share (issue "
+    "23); same rows and ids.",
     "1.2.0": "both arguments of a starring pair are named entities typed by the parser's NER by "
     "default (`--arguments entities`; `one_entity` and `nouns` are one flag away), so every "
     "argument of every entry is typed; a noun with a number ('5.5 mln dlrs', '3 pct') is a "

@@ -197,7 +197,7 @@ def montague_splits(config: MontagueConfig) -> dict[str, pa.Table]:
 class Montague(TableBuilder):
     """The Montague consistency phrase sets, one config per phrase set and vocabulary."""
 
-    VERSION = datasets.Version("1.0.0")
+    VERSION = datasets.Version("1.1.0")
     BUILDER_CONFIG_CLASS = MontagueConfig
     BUILDER_CONFIGS = BUILDER_CONFIGS
     DEFAULT_CONFIG_NAME = "an"

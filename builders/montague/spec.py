@@ -11,6 +11,10 @@ from compsem.resources.wordnet import wordnet_version
 from compsem.spec import BenchmarkSpec
 
 CHANGELOG = {
+    "1.1.0": "splits are stored in a representative order: each split is shuffled once, "
+    "seeded by the build's seed, the config and the split, and stratified by label and grouping "
+    "fields, so any prefix (`--limit N`) holds each label and group close to its share (issue "
+    "23); same rows and ids.",
     "1.0.0": "first compsem generation: the AN and AAN phrase sets and the lexicon of Appendix "
     "A, and AN phrases over the PLANE adjective lexicon.",
 }

@@ -45,6 +45,10 @@ REGIME_DESCRIPTIONS = {
     "original_one_it": "The published One-IT split, read from the original release.",
 }
 CHANGELOG = {
+    "2.2.0": "splits are stored in a representative order: each split is shuffled once, "
+    "seeded by the build's seed, the config and the split, and stratified by label and grouping "
+    "fields, so any prefix (`--limit N`) holds each label and group close to its share (issue "
+    "23); same rows and ids.",
     "2.1.0": "GOoD and One-IT validation is dealt from the train side's rows before either is "
     "balanced (was: carved from the balanced train split and balanced again, which lost about a "
     "twelfth of those rows): more train and validation rows, same promises.",

@@ -36,6 +36,10 @@ CHANGELOG = {
     "94.1% accuracy (AUCnorm 0.925) to 66.7% (AUCnorm 0.467). Builds with --original-release "
     "also report the rules' agreement with the release's human labels (card and "
     "rule_agreement.json).",
+    "2.1.0": "splits are stored in a representative order: each split is shuffled once, "
+    "seeded by the build's seed, the config and the split, and stratified by label and grouping "
+    "fields, so any prefix (`--limit N`) holds each label and group close to its share (issue "
+    "23); same rows and ids.",
 }
 REGIME_DESCRIPTIONS = {
     "split": "Learning-curve split (§6): train ({train} items; its prefixes of "

@@ -47,10 +47,13 @@ _HOMEPAGE = "https://aclanthology.org/2023.findings-acl.252"
 class Seti(TableBuilder):
     """SETI generated from WordNet-based SICK-like sentences (or SICK), one config per setting."""
 
-    VERSION = datasets.Version("1.0.0")
+    VERSION = datasets.Version("1.1.0")
     BUILDER_CONFIG_CLASS = SetiConfig
     BUILDER_CONFIGS = BUILDER_CONFIGS
     DEFAULT_CONFIG_NAME = "task1_trivial"
+    # §5.2: each prefix of few_shot is a k-shot set, ordered to show first the composition rules
+    # test needs and train lacks, then round robin over types (representative by design).
+    ORDERED_SPLITS = frozenset({"few_shot"})
 
     def _info(self) -> datasets.DatasetInfo:
         return datasets.DatasetInfo(

@@ -19,6 +19,15 @@ from compsem.resources.spacy_pipeline import load_pipeline, pipeline_id
 from compsem.resources.wordnet import wordnet_version
 from compsem.spec import BenchmarkSpec
 
+CHANGELOG = {
+    "1.1.0": "splits are stored in a representative order: each split is shuffled once, "
+    "seeded by the build's seed, the config and the split, and stratified by label and grouping "
+    "fields, so any prefix (`--limit N`) holds each label and group close to its share (issue "
+    "23); same rows and ids.",
+    "1.0.0": "first compsem generation of SETI: seven task settings, in-distribution twins and "
+    "few-shot splits, on WordNet-generated sentences or on SICK.",
+}
+
 PRESET = Preset(
     name="seti",
     signature=frozenset({"kind", "rule"}),
@@ -115,4 +124,5 @@ SPEC = BenchmarkSpec(
     statistics_fields=("kind", "rule", "inference_type"),
     vocabulary_fields=("verb", "nat_rule", "s_id"),
     llm_prompts=LLM_PROMPTS,
+    changelog=CHANGELOG,
 )

@@ -63,8 +63,8 @@ def phrase_set(name: str, rows: datasets.Dataset) -> PhraseSet:
 
 def vocabulary_summary(dataset: str, vocabulary: str, revision: str | None) -> dict:
     """What the phrase sets were built from: the words with their types and synonyms, and a
-    fingerprint of them (the one the builder gives its lexicon, so shipped reference scores can
-    be matched to a dataset). Appendix A's words come from the ``lexicon`` config; PLANE's from
+    fingerprint of them as a set (the one the builder gives its lexicon, so shipped reference
+    scores can be matched to a dataset, whatever the order of its rows). Appendix A's words come from the ``lexicon`` config; PLANE's from
     the phrases."""
     if vocabulary == "paper":
         rows = load_config(dataset, "lexicon", revision).splits["train"]
@@ -77,11 +77,11 @@ def vocabulary_summary(dataset: str, vocabulary: str, revision: str | None) -> d
         ):
             for word, kind, synonym in zip(phrase_words, [*kinds, NOUN], synonyms, strict=True):
                 words.setdefault((kind == NOUN, word), (word, kind, synonym))
-        entries = [words[key] for key in sorted(words, key=lambda key: key[0])]
+        entries = list(words.values())
     adjectives = sum(kind != NOUN for _, kind, _ in entries)
     return {
         "source": f"{dataset} ({vocabulary} vocabulary)",
-        "fingerprint": fingerprint(entries),
+        "fingerprint": fingerprint(sorted(entries)),
         "adjectives": adjectives,
         "nouns": len(entries) - adjectives,
     }

@@ -12,17 +12,8 @@ from dataclasses import dataclass
 
 import datasets
 
-# Fields the papers break results down by, in the order tables show them.
-GROUP_FIELDS = (
-    "adjective_class",
-    "inference_type",
-    "combo",
-    "rule",
-    "setting",
-    "kind",
-    "template",
-    "verbaliser",
-)
+from compsem.grouping import GROUP_FIELDS
+
 PAIR_COLUMNS = (("premise", "hypothesis"), ("event1", "event2"))
 INPUT_FORMS = ("auto", "single", "pair")
 # The label that counts as positive (entailment / true) for scores over one class.

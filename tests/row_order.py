@@ -1,0 +1,42 @@
+"""The promise every exported split keeps: its first rows are a representative sample of it."""
+
+from pathlib import Path
+
+import pyarrow as pa
+import pyarrow.parquet as pq
+
+from compsem.grouping import GROUP_FIELDS
+
+PREFIX_ROWS = 100
+TOLERANCE = 0.10
+
+
+def prefix_drift(table: pa.Table, rows: int = PREFIX_ROWS) -> list[str]:
+    """Each label and grouping-field value whose share among the first ``rows`` rows is more
+    than ``TOLERANCE`` away from its share of the whole table."""
+    frame = table.to_pandas()
+    prefix = frame.head(rows)
+    problems = []
+    for field in ["label", *(name for name in GROUP_FIELDS if name in frame)]:
+        whole = frame[field].value_counts(normalize=True, dropna=False)
+        head = prefix[field].value_counts(normalize=True, dropna=False)
+        for value, share in whole.items():
+            if abs(head.get(value, 0.0) - share) > TOLERANCE:
+                problems.append(f"{field}={value}: {head.get(value, 0.0):.2f} vs {share:.2f}")
+    return problems
+
+
+def unrepresentative_prefixes(export: Path) -> dict[str, list[str]]:
+    """``{config/split: problems}`` for every split of every config of an export folder, each
+    read in the order its Parquet shards store it."""
+    found = {}
+    for config in sorted(path for path in export.iterdir() if path.is_dir()):
+        splits = {}
+        for shard in sorted(config.glob("*.parquet")):
+            splits.setdefault(shard.name.split("-")[0], []).append(pq.read_table(shard))
+        assert splits, f"{config.name} holds no Parquet shards"
+        for split, tables in splits.items():
+            problems = prefix_drift(pa.concat_tables(tables))
+            if problems:
+                found[f"{config.name}/{split}"] = problems
+    return found
