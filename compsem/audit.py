@@ -145,7 +145,11 @@ def audit_config(
     if first.schema.metadata and b"huggingface" in first.schema.metadata:
         label = datasets.Features.from_arrow_schema(first.schema).get("label")
         label_names = getattr(label, "names", None)
-    generic = [checks.no_duplicates_within(input_fields), checks.no_duplicates_across(input_fields)]
+    generic = [
+        checks.no_duplicates_within(input_fields),
+        checks.no_duplicates_across(input_fields),
+        checks.single_label_splits(label_names),
+    ]
     promised = spec.regime_checks(regime) if spec else []
     for check in [*promised, *generic]:
         audit.checks.append(check(splits))

@@ -130,11 +130,14 @@ def compounds_disjoint(
 
 
 def atoms_in_train(
-    fields: tuple[str, ...], evaluated: tuple[str, ...] = ("validation", "test"), train="train"
+    fields: tuple[str, ...],
+    evaluated: tuple[str, ...] = ("validation", "test"),
+    train="train",
+    name: str | None = None,
 ) -> Check:
     """Every value of ``fields`` in the evaluated splits also occurs in ``train`` in the same
     role: PLANE Appendix D's overlapping atoms."""
-    name = "atoms of validation and test occur in train"
+    name = name or f"atoms of {' and '.join(evaluated)} occur in {train}"
 
     def check(splits: Splits) -> CheckResult:
         if train not in splits:
@@ -323,5 +326,27 @@ def label_distribution(column: str = "label", names: list[str] | None = None) ->
             )
             parts.append(f"{split}: {shares}")
         return CheckResult("label distribution", None, "; ".join(parts) or "no labels", False)
+
+    return check
+
+
+def single_label_splits(names: list[str] | None = None, column: str = "label") -> Check:
+    """Informational: the splits that hold one label only. A model's accuracy there is the share
+    of its predictions that are that label, so it says nothing of the other; read it beside the
+    per-label shares of predictions (SETI's −R_ver test, for one, is all entailment)."""
+    name = "splits holding one label"
+
+    def check(splits: Splits) -> CheckResult:
+        single = []
+        for split, table in splits.items():
+            counts = _label_counts(table, column) if column in table.column_names else Counter()
+            if len(counts) == 1:
+                ((value, rows),) = counts.items()
+                label = names[value] if names and value < len(names) else value
+                single.append(f"{split} is all {label} ({rows:,} rows)")
+        if not single:
+            return CheckResult(name, None, "none", promised=False)
+        detail = "; ".join(single) + ": accuracy there is only the share of that label predicted"
+        return CheckResult(name, None, detail, promised=False, numbers={"splits": len(single)})
 
     return check

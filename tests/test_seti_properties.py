@@ -4,11 +4,13 @@ properties of the exported data, plus the export's round trip, determinism and b
 from pathlib import Path
 
 import pandas as pd
+import pyarrow as pa
 import pytest
 from datasets import ClassLabel, load_dataset
 
 import compsem.builders.seti.config as seti
 import compsem.builders.seti.generation as seti_generation
+from compsem.audit import audit_tables
 from compsem.builders.seti.lexicon import load_sentence_lexicon, relation
 from compsem.builders.seti.sentences import clause_frame
 from compsem.builders.seti.splits import FEW_SHOT_SIZES, SetiSplitError
@@ -18,6 +20,7 @@ from compsem.inflection import past_participle, present_participle
 from compsem.resources.spacy_pipeline import load_pipeline
 from compsem.resources.wordnet import wordnet
 from tests.conftest import read_config
+from tests.row_order import unrepresentative_prefixes
 
 pytestmark = pytest.mark.slow
 
@@ -132,10 +135,11 @@ def test_compositions_chain_their_primitives(splits):
     """CI = f(s) → s′ exactly when PI_ver's hypothesis s is PI_nat's premise."""
     frames = splits["task1_trivial"]
     train, test = frames["train"], frames["test"]
+    pi_nat = train[train.kind.isin(["lex", "stru"])]
     natural = dict(
-        zip(zip(train.s_id, train.s_prime_id, strict=True), train.hypothesis, strict=True)
+        zip(zip(pi_nat.s_id, pi_nat.s_prime_id, strict=True), pi_nat.hypothesis, strict=True)
     )
-    premise_of = dict(zip(train.s_id, train.premise, strict=True))
+    premise_of = dict(zip(pi_nat.s_id, pi_nat.premise, strict=True))
     for row in test.sample(500, random_state=0).itertuples():
         assert row.hypothesis == natural[row.s_id, row.s_prime_id]
         embedded = premise_of[row.s_id]
@@ -333,3 +337,68 @@ def test_cli_names_a_bad_verb_file_in_one_line(tmp_path, capsys):
     assert code == 2 and error.startswith("compsem build: error: verbs.tsv, line 2")
     assert "unknown verb class 'factive'" in error and "Traceback" not in error
     assert sorted(p.name for p in tmp_path.iterdir()) == ["verbs.tsv"]
+
+
+@pytest.mark.slow
+def test_every_prefix_of_every_split_is_representative(seti_export):
+    """Splits are stored shuffled, stratified: the first 100 rows of each hold every label and
+    grouping field within 10 points of its share (so `--limit 100` scores a fair sample)."""
+    assert unrepresentative_prefixes(seti_export) == {}
+
+
+@pytest.fixture(scope="module")
+def seti_audit(seti_export):
+    tables = {config: read_tables(seti_export, config) for config in ALL_CONFIGS}
+    return tables, audit_tables(tables, str(seti_export), "seti", hypothesis_only=False)
+
+
+def read_tables(folder, config: str) -> dict[str, pa.Table]:
+    return {
+        split: pa.Table.from_pandas(frame) for split, frame in read_config(folder, config).items()
+    }
+
+
+def checks_of(report, config: str) -> dict[str, object]:
+    (audit,) = [c for c in report.configs if c.config == config]
+    return {check.name: check for check in audit.checks}
+
+
+@pytest.mark.slow
+def test_the_audit_checks_every_settings_promise_and_each_holds(seti_audit):
+    _, report = seti_audit
+    assert report.ok, report.broken()
+    for name, setting in seti.SETTINGS.items():
+        promised = {n for n, c in checks_of(report, name).items() if c.promised}
+        if setting.trivial:
+            assert "test compositions use training pairs" in promised, name
+        else:
+            assert {
+                "test and few-shot sentences unseen elsewhere, any role",
+                "natural rules of test seen in train",
+            } <= promised, name
+    flagged = checks_of(report, "task3_nontrivial_rver")["splits holding one label"]
+    assert "test is all" in flagged.detail and not flagged.promised
+
+
+@pytest.mark.slow
+def test_the_audit_fails_on_a_planted_violation_of_each_promise(seti_audit):
+    tables, _ = seti_audit
+    nontrivial = {split: t for split, t in tables["task1_nontrivial"].items()}
+    train_sentence = nontrivial["train"]["s_id"][0].as_py()
+    test = nontrivial["test"]
+    nontrivial["test"] = test.set_column(
+        test.schema.get_field_index("s_id"), "s_id", pa.array([train_sentence] * len(test))
+    )
+    trivial = {split: t for split, t in tables["task1_trivial"].items()}
+    test = trivial["test"]
+    trivial["test"] = test.set_column(
+        test.schema.get_field_index("s_prime_id"), "s_prime_id", pa.array(["unseen"] * len(test))
+    )
+    report = audit_tables(
+        {"task1_nontrivial": nontrivial, "task1_trivial": trivial}, "planted", "seti", False
+    )
+    broken = {(config, check.name) for config, check in report.broken()}
+    assert broken >= {
+        ("task1_nontrivial", "test and few-shot sentences unseen elsewhere, any role"),
+        ("task1_trivial", "test compositions use training pairs"),
+    }

@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections import Counter
 from pathlib import Path
 
+from compsem.builders.seti.audit import AUDIT_CHECKS
 from compsem.builders.seti.builder import Seti
 from compsem.builders.seti.compose import NAT_LABEL_NAMES
 from compsem.builders.seti.config import SETTINGS, SetiConfig
@@ -124,5 +125,6 @@ SPEC = BenchmarkSpec(
     statistics_fields=("kind", "rule", "inference_type"),
     vocabulary_fields=("verb", "nat_rule", "s_id"),
     llm_prompts=LLM_PROMPTS,
+    audit_checks=AUDIT_CHECKS,
     changelog=CHANGELOG,
 )
