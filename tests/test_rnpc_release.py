@@ -38,9 +38,10 @@ def test_original_configs_load_in_our_schema(release, tmp_path):
     out = tmp_path / "rnpc"
     configs = ["original_spte", "original_mpte", "original_epc"]
     export_benchmark("rnpc", out, configs, original_release=str(release))
-    spte = read_config(out, "original_spte")["test"]
-    assert list(spte.label) == [0, 1, 1]
-    first = spte.iloc[0]
+    # Exported in a representative order: rows are found by content, not position.
+    spte = read_config(out, "original_spte")["test"].sort_values("hypothesis")
+    assert list(spte.label) == [1, 1, 0]  # a former diplomat, a green ball, the second ball
+    first = spte.iloc[2]
     assert (first.det, first.modifier1, first.modifier2, first.noun) == (
         "the",
         "second",
@@ -54,8 +55,9 @@ def test_original_configs_load_in_our_schema(release, tmp_path):
         "original",
     )
     assert spte.id.is_unique
-    assert list(read_config(out, "original_mpte")["test"].label) == [1, 0]
-    epc = load_dataset(str(out), "original_epc")["test"]
+    mpte = read_config(out, "original_mpte")["test"].sort_values("hypothesis")
+    assert list(mpte.label) == [0, 1]  # a skillful father, an American father
+    epc = load_dataset(str(out), "original_epc")["test"].sort("event2")
     assert epc["label"] == [0, 2, 1]  # the release's "[check]" note is dropped
     assert epc.features["label"].names[2] == "more_plausible"
     assert epc[0]["event2"] == "A fake black gun fires bullets."
