@@ -321,6 +321,8 @@ def check_shards(
 ) -> list[Path]:
     """The shards of a finished run of ``producer`` in ``folder``, checked against ``schema``;
     otherwise ``error`` says what is wrong (``empty``: what to do when they hold no rows)."""
+    if not Path(folder).is_dir():
+        raise error(f"{folder} is not a folder; pass the `shards` folder that {producer} writes.")
     unfinished = unfinished_tasks(Path(folder))
     if unfinished:
         raise error(

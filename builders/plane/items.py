@@ -236,8 +236,10 @@ def _pool_inputs(config: PlaneConfig) -> tuple:
         occurrences = count_an_occurrences(extract_source(config, source))
         if len(occurrences) == 0:
             raise CorpusError(
-                f"Corpus {description['corpus']!r} yielded no adjective-noun phrases: it is empty "
-                "or holds no English text. Pass a corpus of English sentences."
+                f"Corpus {description['corpus']!r} yielded no adjective-noun phrases: it is empty, "
+                "holds no English text, or only documents longer than spaCy's limit of 1,000,000 "
+                "characters (a whole book on one line), which are skipped. Pass a corpus of "
+                "English sentences, split into lines or paragraphs."
             )
         return occurrences
 
