@@ -189,9 +189,10 @@ def restamp(folder: Path, relative: str) -> None:
 
 
 @contextmanager
-def writer_lock(target: Path):
+def writer_lock(target: Path, wait: bool = False):
     """Hold an exclusive lock on ``.NAME.lock`` beside ``target`` for the block; a second writer
-    fails at once. The lock file is removed when released."""
+    fails at once (``wait``: waits its turn, as for a shared cache that the first fills). The lock
+    file is removed when released."""
     target = Path(target)
     lock = sibling(target, "lock")
     while True:
@@ -203,7 +204,7 @@ def writer_lock(target: Path):
                 "write to."
             ) from None
         try:
-            fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            fcntl.flock(handle, fcntl.LOCK_EX if wait else fcntl.LOCK_EX | fcntl.LOCK_NB)
         except OSError as error:
             os.close(handle)
             if error.errno not in (errno.EAGAIN, errno.EACCES):
