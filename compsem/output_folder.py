@@ -36,6 +36,7 @@ from compsem.ownership import (
     new_token,
     read_manifest,
     remove_listed,
+    remove_stale_locks,
     sibling,
     walk,
     write_json_atomically,
@@ -154,6 +155,7 @@ def remove_dead_staging(out: Path) -> None:
         remove_if_abandoned(path)
     for path in Path(out).parent.glob(".*.old-*-*"):
         _remove_if_retired(path)
+    remove_stale_locks(Path(out).parent)
 
 
 def _remove_if_retired(path: Path) -> None:
@@ -247,12 +249,20 @@ def atomic_folder(
             shutil.rmtree(staging, ignore_errors=True)
 
 
+AGAIN = "it was left as it is: build again once nothing else writes there."
+
+
 def _replace(out: Path, staging: Path, previous: dict | None, foreign: list[str]) -> None:
     """Rename ``staging`` to ``out``; the paths of ``out`` its manifest does not list move into
     the new folder, and only the listed ones are removed."""
     if previous is None:  # a new path or an empty folder, which rename replaces
+        if out.is_dir() and any(out.iterdir()):
+            raise OutputFolderError(f"{out} was filled by something else during the build; {AGAIN}")
         os.replace(staging, out)
         return
+    appeared = sorted(set(foreign_paths(out, previous)) - set(foreign))
+    if appeared:  # checked again: the build took a while
+        raise OutputFolderError(f"{describe(appeared)} changed in {out} during the build; {AGAIN}")
     foreign = [path for path in foreign if path in foreign_paths(out, previous, changed=False)]
     clashes = [path for path in foreign if os.path.lexists(staging / path.rstrip("/"))]
     if clashes:

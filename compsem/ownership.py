@@ -31,6 +31,8 @@ MARKER = ".compsem-export.json"
 FILES_MANIFEST = ".compsem-files.json"
 TOKEN = re.compile(r"[0-9a-f]{32}")
 MOVE_AWAY = "move them out of the folder or choose another --out"
+LOCK_SUFFIX = "compsem-lock"
+LOCK_KEY = "compsem_lock"  # what a lock file holds, so that only compsem's are ever removed
 
 
 class OutputFolderError(ValueError):
@@ -190,11 +192,11 @@ def restamp(folder: Path, relative: str) -> None:
 
 @contextmanager
 def writer_lock(target: Path, wait: bool = False):
-    """Hold an exclusive lock on ``.NAME.lock`` beside ``target`` for the block; a second writer
+    """Hold an exclusive lock on ``.NAME.compsem-lock`` beside ``target`` for the block; a second writer
     fails at once (``wait``: waits its turn, as for a shared cache that the first fills). The lock
     file is removed when released."""
     target = Path(target)
-    lock = sibling(target, "lock")
+    lock = sibling(target, LOCK_SUFFIX)
     while True:
         try:
             handle = os.open(lock, os.O_RDWR | os.O_CREAT, 0o666)
@@ -220,11 +222,33 @@ def writer_lock(target: Path, wait: bool = False):
         if same:
             break
         os.close(handle)
+    os.ftruncate(handle, 0)
+    os.pwrite(handle, json.dumps({LOCK_KEY: os.getpid()}).encode(), 0)
     try:
         yield
     finally:
         lock.unlink(missing_ok=True)
         os.close(handle)
+
+
+def remove_stale_locks(folder: Path) -> None:
+    """Remove the lock files in ``folder`` that compsem wrote (they say so) and no process
+    holds: those of killed runs. A lock file someone holds, or any other file, is left alone."""
+    for path in Path(folder).glob(f".*.{LOCK_SUFFIX}"):
+        try:
+            handle = os.open(path, os.O_RDWR | os.O_NOFOLLOW)
+        except OSError:
+            continue
+        try:
+            fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            content = json.loads(os.pread(handle, 200, 0) or b"null")
+            if isinstance(content, dict) and LOCK_KEY in content:
+                if os.path.samestat(os.fstat(handle), os.stat(path)):
+                    path.unlink()
+        except (OSError, ValueError):
+            pass  # held by a running writer, gone meanwhile, or not compsem's
+        finally:
+            os.close(handle)
 
 
 def claim_file(path: Path, write) -> Path:

@@ -306,7 +306,7 @@ CASES = {
     ),
     "extracted-missing": (
         ["build", "plane", "--out", "o", "--extracted", "nope"],
-        ["nope is not a folder", "pass the `shards` folder"],
+        ["--extracted nope is not a folder", "pass the `shards` folder"],
     ),
     "corpus-text-not-a-string": (
         ["build", "plane", "--out", "o", "--corpus", "number-text.jsonl"],

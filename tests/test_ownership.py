@@ -18,7 +18,13 @@ from compsem.audit import audit_folder
 from compsem.card import NOT_AUDITED
 from compsem.cli import main
 from compsem.harness.results import write_json, write_text
-from compsem.output_folder import MARKER, OutputFolderError, atomic_folder
+from compsem.output_folder import (
+    MARKER,
+    OutputFolderError,
+    atomic_folder,
+    check_output_folder,
+    remove_dead_staging,
+)
 from compsem.ownership import FILES_MANIFEST, claim_file, writer_lock
 from compsem.process_guard import claim_folder, private_tempdir
 from tests.harness_data import tiny_plane_export
@@ -148,7 +154,7 @@ def test_a_second_writer_fails_at_once_while_the_first_holds_the_lock(tmp_path):
         assert "Traceback" not in done.stderr
         assert time.monotonic() - started < 60  # refused before any build
     assert not out.exists()
-    assert not (tmp_path / ".new.lock").exists()
+    assert not (tmp_path / ".new.compsem-lock").exists()
 
 
 def test_two_real_builds_into_one_new_folder_one_wins_whole(tmp_path):
@@ -309,3 +315,36 @@ def test_claim_file_refuses_a_symlink_planted_at_its_name(tmp_path):
     with pytest.raises(OutputFolderError, match="compsem did not write it"):
         claim_file(tmp_path / "out" / "summary.md", lambda p: p.write_text("x"))
     assert (tmp_path / "target.txt").read_text() == "elsewhere"
+
+
+def test_stale_lock_files_of_killed_runs_go_and_others_stay(tmp_path):
+    with writer_lock(tmp_path / "held"):
+        stale = tmp_path / ".killed.compsem-lock"
+        stale.write_text('{"compsem_lock": 1}')  # what a killed run leaves
+        users = tmp_path / ".mine.compsem-lock"
+        users.write_text("a user's file that happens to have the name")
+        remove_dead_staging(tmp_path / "any")
+        assert not stale.exists() and users.exists()
+        assert (tmp_path / ".held.compsem-lock").exists()  # held: left to its writer
+    assert sorted(p.name for p in tmp_path.iterdir()) == [".mine.compsem-lock"]
+
+
+def test_an_unreadable_marker_is_named_as_unreadable(montague, tmp_path, monkeypatch):
+    out = copy_of(montague, tmp_path)
+
+    def refuse(self):
+        raise PermissionError(13, "Permission denied")
+
+    monkeypatch.setattr(Path, "read_bytes", refuse)
+    with pytest.raises(OutputFolderError, match="cannot be read .Permission denied.; make it"):
+        check_output_folder(out, KIND)
+
+
+def test_a_file_added_during_the_build_is_kept_and_the_export_left(montague, tmp_path):
+    out = copy_of(montague, tmp_path)
+    with pytest.raises(OutputFolderError, match="changed in .* during the build"):
+        with atomic_folder(out, {"kind": KIND}) as staging:
+            (staging / "README.md").write_text("new")
+            (out / "late.txt").write_text("written while compsem built")
+    assert (out / "late.txt").read_text() == "written while compsem built"
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["export"]
