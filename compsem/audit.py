@@ -31,6 +31,9 @@ from compsem.builders import BENCHMARKS, benchmark_spec
 from compsem.content_fingerprint import read_parquet, read_split_tables
 from compsem.export import export_benchmark
 from compsem.hypothesis_only import ProbeResult, probe
+from compsem.names import card_files, check_name
+from compsem.output_folder import read_marker
+from compsem.ownership import restamp, stamp, writer_lock
 from compsem.spec import BenchmarkSpec
 
 
@@ -62,6 +65,7 @@ class AuditReport:
     version: str | None
     configs: list[ConfigAudit]
     hypothesis_field: str | None = None
+    card_note: str | None = None  # why the card was left as it was, where it was
 
     @property
     def ok(self) -> bool:
@@ -105,10 +109,14 @@ def read_export(folder: Path) -> dict[str, dict[str, pa.Table]]:
         for name, config in MetadataConfigs.from_dataset_card_data(
             cards.read_card(folder).data
         ).items():
-            splits = {}
+            splits, source = {}, f"the card of {folder}"
+            check_name(name, "config", source)
             for entry in config.get("data_files", []):
                 patterns = entry["path"] if isinstance(entry["path"], list) else [entry["path"]]
-                paths = sorted(p for pattern in patterns for p in folder.glob(pattern))
+                check_name(entry["split"], "split", source)
+                paths = sorted(
+                    p for pattern in patterns for p in card_files(folder, pattern, source)
+                )
                 if not paths:
                     raise AuditError(
                         f"The card lists {patterns} for {name}/{entry['split']} but no such file "
@@ -219,7 +227,7 @@ def audit_folder(
         tables, str(folder), benchmark, version, hypothesis_only, max_hypothesis_only_aucnorm
     )
     if write_card and card is not None:
-        write_audit_section(folder, report)
+        report.card_note = write_audit_section(folder, report)
     return report
 
 
@@ -318,9 +326,23 @@ def render_markdown(report: AuditReport) -> str:
     return "\n".join(lines)
 
 
-def write_audit_section(folder: Path, report: AuditReport) -> Path:
-    """Replace the audit section of ``folder``'s card with ``report`` (atomically)."""
-    path = Path(folder) / "README.md"
-    text = cards.replace_audit_section(path.read_text(encoding="utf-8"), render_markdown(report))
-    cards.write_text_atomically(path, text)
-    return path
+def write_audit_section(folder: Path, report: AuditReport) -> str | None:
+    """Replace the audit section of ``folder``'s card with ``report`` (atomically, keeping the
+    card's permissions) when compsem wrote the export and its card is as compsem left it; else
+    leave the card alone and return why."""
+    folder = Path(folder)
+    path = folder / "README.md"
+    with writer_lock(folder):
+        marker = read_marker(folder)
+        if marker is None or path.is_symlink() or marker["files"].get("README.md") != stamp(path):
+            return (
+                f"{path} was left as it is: compsem writes the audit only into the card of an "
+                "export it wrote, unchanged since; the report is printed above (--json FILE "
+                "writes it to a file)."
+            )
+        text = cards.replace_audit_section(
+            path.read_text(encoding="utf-8"), render_markdown(report)
+        )
+        cards.write_text_atomically(path, text)
+        restamp(folder, "README.md")
+    return None

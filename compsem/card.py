@@ -13,6 +13,7 @@ from __future__ import annotations
 import json
 import os
 import re
+import stat
 from collections.abc import Mapping
 from importlib import resources
 from pathlib import Path
@@ -130,9 +131,15 @@ def replace_audit_section(text: str, section: str) -> str:
 
 
 def write_text_atomically(path: Path, text: str) -> None:
+    """Replace ``path`` with ``text``, keeping its permissions."""
     partial = path.with_name(f".{path.name}.{os.getpid()}.partial")
-    partial.write_text(text, encoding="utf-8")
-    os.replace(partial, path)
+    try:
+        partial.write_text(text, encoding="utf-8")
+        if path.exists():
+            os.chmod(partial, stat.S_IMODE(path.stat().st_mode))
+        os.replace(partial, path)
+    finally:
+        partial.unlink(missing_ok=True)
 
 
 def _resource(name: str):

@@ -21,7 +21,8 @@ from compsem.harness import embed_cli
 from compsem.help_format import HelpFormatter
 from compsem.metrics import add_cli as add_metrics_commands
 from compsem.output_folder import check_output_folder, output_path, read_marker
-from compsem.process_guard import private_tempdir
+from compsem.ownership import claim_file, record_file
+from compsem.process_guard import note_interrupts, private_tempdir
 from compsem.resources.spacy_pipeline import DEFAULT_SPACY_MODEL
 from compsem.resources.wordnet import install_debian_wordnet
 from compsem.settings import add_setting_arguments, setting_values
@@ -60,8 +61,15 @@ def cmd_demo(args: argparse.Namespace) -> int:
     for name in args.benchmarks:  # every target before any work
         spec = BENCHMARKS[name]
         check_output_folder(args.out / name, export_kind(spec))
-    args.out.mkdir(parents=True, exist_ok=True)
     log = args.out / "demo.log"
+    claim_file(log, lambda partial: partial.write_text(""))  # never a log compsem did not write
+    try:
+        return run_demo(args, log)
+    finally:
+        record_file(log)
+
+
+def run_demo(args: argparse.Namespace, log: Path) -> int:
     quiet_libraries(log)
     started = time.perf_counter()
     for name in args.benchmarks:
@@ -114,7 +122,7 @@ def quiet_libraries(log: Path) -> None:
     datasets.logging.set_verbosity_error()
     transformers.logging.set_verbosity_error()
     transformers.logging.disable_progress_bar()
-    handler = logging.FileHandler(log, mode="w")
+    handler = logging.FileHandler(log, mode="a")  # emptied when claimed
     for name in ("datasets", "transformers", "evaluate", "sentence_transformers"):
         logging.getLogger(name).addHandler(handler)
     datatrove_logger.remove()
@@ -235,6 +243,7 @@ def main(argv: list[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
     if argv is None:  # a real command, not a call from Python: keep its temporary files together
         private_tempdir()
+        note_interrupts()
     try:
         return args.handler(args)
     except (ValueError, RuntimeError, OSError) as error:

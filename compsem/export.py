@@ -34,9 +34,10 @@ from huggingface_hub import DatasetCard, DatasetCardData
 from compsem import card as cards
 from compsem.builders import benchmark_spec
 from compsem.content_fingerprint import config_fingerprint, dataset_fingerprint
-from compsem.export_key import build_key, file_stamps
+from compsem.export_key import build_key
 from compsem.grouping import ROW_ORDER_NOTE
-from compsem.output_folder import MARKER, atomic_folder, check_output_folder, read_marker
+from compsem.output_folder import atomic_folder, check_output_folder, read_marker
+from compsem.ownership import foreign_paths
 from compsem.settings import settings_table
 from compsem.spec import BenchmarkSpec
 
@@ -203,7 +204,7 @@ def export_benchmark(
     marker = {"kind": kind, "version": spec.version, "configs": config_names}
     marker["build_key"] = build_key(spec, config_names, config_kwargs)
     exports = []
-    with atomic_folder(out, marker) as staging:
+    with atomic_folder(out, marker, force=force, configs=config_names) as staging:
         for config_name in config_names:
             builder = spec.builder(
                 config_name=config_name, cache_dir=str(staging / ".arrow"), **config_kwargs
@@ -225,7 +226,6 @@ def export_benchmark(
             (staging / name).write_text(text)
         (staging / "README.md").write_text(render_card(spec, exports, builder.config, provenance))
         marker["summary"] = export_summary(exports)
-        marker["files"] = file_stamps(staging, skip=MARKER)
     return exports
 
 
@@ -250,9 +250,9 @@ def kept_summary(benchmark: str | BenchmarkSpec, out: Path, **config_kwargs) -> 
     written; otherwise None."""
     spec = benchmark if isinstance(benchmark, BenchmarkSpec) else benchmark_spec(benchmark)
     marker = read_marker(out)
-    if marker is None or marker.get("kind") != export_kind(spec):
+    if marker is None or marker["kind"] != export_kind(spec) or foreign_paths(out, marker):
         return None
     current = build_key(spec, spec.default_config_names(config_kwargs), config_kwargs)
-    if marker.get("build_key") != current or marker.get("files") != file_stamps(out, MARKER):
+    if marker.get("build_key") != current:
         return None
     return marker.get("summary")

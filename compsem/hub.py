@@ -33,6 +33,7 @@ from huggingface_hub.errors import (
 
 from compsem import card as cards
 from compsem.builders import BENCHMARKS
+from compsem.names import check_name, check_repo_id
 
 DEFAULT_ORGANISATION = "compsem"
 UPLOADED = ["README.md", "*.parquet", "**/*.parquet"]
@@ -123,6 +124,7 @@ def push(
     folder = Path(folder)
     if not _REPO_ID.match(repo_id):
         raise PublishError(f"--repo-id must be ORG/NAME, got {repo_id!r}.")
+    check_repo_id(repo_id, "--repo-id")
     metadata = check_export(folder)
     version = str(metadata["version"])
     tag = normalise_version(tag)
@@ -179,7 +181,7 @@ def push(
 def resolve_repo(name_or_repo: str) -> str:
     """``plane`` → ``compsem/plane``; ``org/name`` stays as it is."""
     if "/" in name_or_repo:
-        return name_or_repo
+        return check_repo_id(name_or_repo)
     if name_or_repo not in BENCHMARKS:
         raise PublishError(
             f"{name_or_repo!r} is neither ORG/NAME, a local folder, nor a benchmark "
@@ -230,6 +232,8 @@ def pull(
     if configs:
         card = cards.read_card(_snapshot(repo_id, revision, ["README.md"], **kwargs))
         listed = list(MetadataConfigs.from_dataset_card_data(card.data))
+        for name in listed:
+            check_name(name, "config", f"the card of {repo_id}")
         unknown = [config for config in configs if config not in listed]
         if unknown:
             raise PublishError(f"{repo_id} has no config(s) {unknown}; it has {listed}.")

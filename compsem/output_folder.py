@@ -1,36 +1,56 @@
 """Where compsem writes: the checks that keep a user's data safe, and atomic replacement.
 
-compsem deletes only what compsem wrote. Every folder it replaces as a whole (a benchmark export,
-an embedding report) carries a marker file, :data:`MARKER`, naming what wrote it; ``--out`` must
-be a new path, an empty folder or such a folder. Anything else (a file, the working directory or
-one of its parents, the home folder, a folder without the marker) is refused before any work,
-``--force`` included: ``--force`` only lets one compsem folder replace another of a different
-kind, or an export lose configs it held.
+compsem deletes and overwrites only what compsem wrote. A folder it replaces as a whole (a
+benchmark export, an embedding report) carries a manifest, :data:`MARKER`, listing every file and
+folder it wrote (:mod:`compsem.ownership`). ``--out`` must be a new path, an empty folder or such
+a folder. Anything else (a file, the working directory or one of its parents, the home folder, a
+folder without a valid manifest) is refused before any work, ``--force`` included; so is a
+folder that also holds paths the manifest does not list, unless ``--force``, which replaces
+compsem's paths and moves the others, untouched, into the new folder. ``--force`` also lets one
+compsem folder replace another of a different kind, or an export lose configs it held.
 
-Replacement is atomic: the new contents are written to a hidden sibling staging folder named
-after the writing process (``.NAME.partial-PID-XXXX``) that replaces the target only once
-complete, so an interrupted build leaves the previous folder intact. Staging folders of
-processes that are gone (killed runs) are removed by the next run into the same parent.
+Replacement is atomic and has one writer at a time: a lock beside the target is held from the
+checks to the final rename; the new contents are written to a hidden sibling staging folder
+(``.NAME.partial-PID-XXXX``, marked with its owner) that replaces the target only once complete,
+so an interrupted build leaves the previous folder intact. Staging folders whose owning process
+is gone (killed runs) are removed by the next run that writes into the same parent.
 """
 
 from __future__ import annotations
 
 import argparse
-import json
+import errno
 import os
-import re
 import shutil
+import stat
 import tempfile
 from contextlib import contextmanager
 from pathlib import Path
 
-from compsem.process_guard import process_alive
+from compsem.ownership import (
+    MARKER,
+    MOVE_AWAY,
+    OutputFolderError,
+    describe,
+    foreign_paths,
+    new_token,
+    read_manifest,
+    remove_listed,
+    remove_stale_locks,
+    sibling,
+    walk,
+    write_json_atomically,
+    writer_lock,
+)
+from compsem.process_guard import (
+    OWNER_FILE,
+    claim_folder,
+    interrupted,
+    process_alive,
+    remove_if_abandoned,
+)
 
-MARKER = ".compsem-export.json"
-
-
-class OutputFolderError(ValueError):
-    """``--out`` names something compsem must not replace: the message says what to do."""
+__all__ = ["MARKER", "OutputFolderError", "atomic_folder", "check_output_folder", "read_marker"]
 
 
 def output_path(text: str) -> Path:
@@ -51,10 +71,11 @@ def results_folder(text: str) -> Path:
 
 
 def read_marker(folder: Path) -> dict | None:
-    """What wrote ``folder`` (its :data:`MARKER`), or None when compsem did not write it."""
+    """What wrote ``folder`` (its manifest), or None when compsem did not write it or its marker
+    is not a valid manifest (:func:`compsem.ownership.read_manifest` says why)."""
     try:
-        return json.loads((Path(folder) / MARKER).read_text())
-    except (OSError, ValueError):
+        return read_manifest(Path(folder))
+    except OutputFolderError:
         return None
 
 
@@ -72,89 +93,188 @@ def protected_reason(out: Path) -> str | None:
 
 def check_output_folder(
     out: Path, kind: str, *, force: bool = False, configs: list[str] | None = None
-) -> None:
-    """Refuse ``out`` unless it is a new path, an empty folder or a compsem folder of ``kind``.
+) -> tuple[dict | None, list[str]]:
+    """Refuse ``out`` unless it is a new path, an empty folder or a compsem folder of ``kind``
+    holding only what its manifest lists (``force``: and other paths, which are kept).
 
     ``configs``: the configs about to be written; replacing an export that holds others is
-    refused unless ``force`` (the user asked for a subset, not to lose the rest).
+    refused unless ``force`` (the user asked for a subset, not to lose the rest). Returns the
+    manifest of the folder to replace (None if there is none) and the paths it does not list.
     """
-    out = Path(out).resolve()
+    out = Path(out).absolute()
     fix = "choose a new folder for --out"
-    reason = protected_reason(out)
+    reason = protected_reason(out.resolve())
     if reason:
         raise OutputFolderError(f"--out {out} {reason}; compsem never replaces it: {fix}.")
     blocking = next((p for p in out.parents if p.exists() and not p.is_dir()), None)
     if blocking is not None:
         raise OutputFolderError(f"--out {out} lies inside {blocking}, which is a file; {fix}.")
+    if out.is_symlink():
+        raise OutputFolderError(
+            f"--out {out} is a symbolic link; compsem never replaces one: {fix}."
+        )
     if not out.exists():
-        return
+        return None, []
     if not out.is_dir():
         raise OutputFolderError(f"--out {out} is a file, not a folder; {fix}.")
     if not any(out.iterdir()):
-        return
-    marker = read_marker(out)
-    if marker is None:
+        return None, []
+    if not (out / MARKER).exists():
         raise OutputFolderError(
             f"--out {out} is a folder compsem did not write (it has no {MARKER}); compsem "
             f"replaces only its own output, so {fix} or empty that folder yourself (an export "
             "written by compsem 0.1.0 has no marker either: delete it yourself)."
         )
-    if marker.get("kind") != kind and not force:
+    marker = read_manifest(out)
+    if marker["kind"] != kind and not force:
         raise OutputFolderError(
-            f"--out {out} holds a compsem {marker.get('kind')}, not a {kind}; pass --force to "
+            f"--out {out} holds a compsem {marker['kind']}, not a {kind}; pass --force to "
             f"replace it, or {fix}."
         )
-    dropped = sorted(set(marker.get("configs", [])) - set(configs or []))
+    dropped = sorted(set(map(str, marker.get("configs", []))) - set(configs or []))
     if configs is not None and dropped and not force:
         raise OutputFolderError(
             f"--out {out} holds configs {', '.join(dropped)} of {kind} that this build would "
             f"drop; build them too (omit --config to build all), pass --force to replace the "
             "export with only the configs named, or choose another --out."
         )
+    foreign = foreign_paths(out, marker)
+    if foreign and not force:
+        raise OutputFolderError(
+            f"--out {out} holds paths compsem did not write (or changed since): "
+            f"{describe(foreign)}; compsem replaces only what its manifest lists: {MOVE_AWAY}, "
+            "or pass --force to replace compsem's files and keep these in the new folder."
+        )
+    return marker, foreign
 
 
 def remove_dead_staging(out: Path) -> None:
-    """Remove the staging folders of ``out`` left by processes that no longer run."""
-    pattern = re.compile(rf"\.{re.escape(out.name)}\.(?:partial|old)-(\d+)(?:-.*)?")
-    for path in out.parent.glob(f".{out.name}.*"):
-        match = pattern.fullmatch(path.name)
-        if match and path.is_dir() and not process_alive(int(match.group(1))):
-            shutil.rmtree(path, ignore_errors=True)
+    """Remove the staging and retired folders beside ``out`` (of any target in that parent)
+    left by processes that no longer run: only folders carrying compsem's owner token."""
+    for path in Path(out).parent.glob(".*.partial-*"):
+        remove_if_abandoned(path)
+    for path in Path(out).parent.glob(".*.old-*-*"):
+        _remove_if_retired(path)
+    remove_stale_locks(Path(out).parent)
 
 
-def readable_by_others(folder: Path) -> None:
-    """``mkdtemp`` creates 0700 folders; give the export the permissions the umask allows."""
+def _remove_if_retired(path: Path) -> None:
+    """A folder a killed run renamed aside before its new one took the place: removed when its
+    manifest's token is in its name, the run is gone and it holds only what the manifest lists."""
+    pid, _, token = path.name.rpartition(".old-")[2].partition("-")
+    try:
+        manifest = read_manifest(path)
+    except OutputFolderError:
+        return
+    if (
+        manifest is None
+        or manifest["token"] != token
+        or not pid.isdigit()
+        or process_alive(int(pid))
+        or foreign_paths(path, manifest)
+    ):
+        return
+    remove_listed(path, manifest)
+
+
+def set_mode(folder: Path, like: Path | None) -> None:
+    """``mkdtemp`` creates 0700 folders: keep the mode of the folder replaced, or give a new one
+    the permissions the umask allows."""
+    if like is not None and like.is_dir():
+        os.chmod(folder, stat.S_IMODE(like.stat().st_mode))
+        return
     umask = os.umask(0)
     os.umask(umask)
     os.chmod(folder, 0o777 & ~umask)
 
 
+def _disk_full(error: BaseException) -> bool:
+    while error is not None:
+        if isinstance(error, OSError) and error.errno in (errno.ENOSPC, errno.EDQUOT):
+            return True
+        error = error.__cause__ or error.__context__
+    return False
+
+
 @contextmanager
-def atomic_folder(out: Path, marker: dict):
-    """Yield a fresh sibling folder; on success it replaces ``out`` with ``marker`` written in
-    it, on failure (or Ctrl-C) it vanishes and ``out`` is left as it was."""
-    out = Path(out).resolve()
+def atomic_folder(
+    out: Path, marker: dict, *, force: bool = False, configs: list[str] | None = None
+):
+    """Yield a fresh sibling folder; on success it replaces ``out`` with ``marker`` (completed
+    with the manifest of what was written and a token) in it, on failure (or Ctrl-C) it
+    vanishes and ``out`` is left as it was. The checks of :func:`check_output_folder` run again
+    under the writer lock, before the block."""
+    out = Path(out).absolute()
+    check_output_folder(out, marker["kind"], force=force, configs=configs)
     try:
         out.parent.mkdir(parents=True, exist_ok=True)
-        remove_dead_staging(out)
-        staging = Path(
-            tempfile.mkdtemp(prefix=f".{out.name}.partial-{os.getpid()}-", dir=out.parent)
-        )
     except OSError as error:
         raise OutputFolderError(
             f"Cannot write to {out.parent} ({error.strerror}); choose an --out folder you can "
             "write to."
         ) from None
-    try:
-        yield staging
-        (staging / MARKER).write_text(json.dumps(marker, indent=2, sort_keys=True) + "\n")
-        readable_by_others(staging)
-        if out.exists():
-            retired = out.with_name(f".{out.name}.old-{os.getpid()}")
-            os.replace(out, retired)
-            os.replace(staging, out)
-            shutil.rmtree(retired)
-        else:
-            os.replace(staging, out)
-    finally:
-        shutil.rmtree(staging, ignore_errors=True)
+    with writer_lock(out):
+        previous, foreign = check_output_folder(out, marker["kind"], force=force, configs=configs)
+        remove_dead_staging(out)
+        marker["token"] = new_token()
+        try:
+            staging = Path(
+                tempfile.mkdtemp(
+                    prefix=sibling(out, f"partial-{os.getpid()}-").name, dir=out.parent
+                )
+            )
+            claim_folder(staging, marker["token"])
+        except OSError as error:
+            raise OutputFolderError(
+                f"Cannot write to {out.parent} ({error.strerror}); choose an --out folder you "
+                "can write to."
+            ) from None
+        try:
+            yield staging
+            (staging / OWNER_FILE).unlink()
+            marker["files"], marker["folders"] = walk(staging)
+            write_json_atomically(staging / MARKER, marker)
+            set_mode(staging, out)
+            if interrupted():  # a Ctrl-C that Python swallowed must not let the build finish
+                raise KeyboardInterrupt
+            _replace(out, staging, previous, foreign)
+        except Exception as error:
+            if _disk_full(error):
+                raise OutputFolderError(
+                    f"The disk holding {out.parent} is full; free some space or choose an --out "
+                    f"on another disk. {out} is as it was."
+                ) from None
+            raise
+        finally:
+            shutil.rmtree(staging, ignore_errors=True)
+
+
+AGAIN = "it was left as it is: build again once nothing else writes there."
+
+
+def _replace(out: Path, staging: Path, previous: dict | None, foreign: list[str]) -> None:
+    """Rename ``staging`` to ``out``; the paths of ``out`` its manifest does not list move into
+    the new folder, and only the listed ones are removed."""
+    if previous is None:  # a new path or an empty folder, which rename replaces
+        if out.is_dir() and any(out.iterdir()):
+            raise OutputFolderError(f"{out} was filled by something else during the build; {AGAIN}")
+        os.replace(staging, out)
+        return
+    appeared = sorted(set(foreign_paths(out, previous)) - set(foreign))
+    if appeared:  # checked again: the build took a while
+        raise OutputFolderError(f"{describe(appeared)} changed in {out} during the build; {AGAIN}")
+    foreign = [path for path in foreign if path in foreign_paths(out, previous, changed=False)]
+    clashes = [path for path in foreign if os.path.lexists(staging / path.rstrip("/"))]
+    if clashes:
+        raise OutputFolderError(
+            f"{out} holds {describe(clashes)}, which compsem did not write and the new export "
+            f"writes too; {MOVE_AWAY}. {out} is as it was."
+        )
+    retired = sibling(out, f"old-{os.getpid()}-{previous['token']}")
+    os.replace(out, retired)
+    os.replace(staging, out)
+    for path in foreign:
+        target = out / path.rstrip("/")
+        target.parent.mkdir(parents=True, exist_ok=True)
+        os.rename(retired / path.rstrip("/"), target)
+    remove_listed(retired, previous)

@@ -316,6 +316,16 @@ def shard_parser(files: Sequence[Path]) -> str:
     return metadata.get(b"compsem.parser", b"unknown").decode()
 
 
+def check_extracted(folder: str | Path, error: type[Exception]) -> Path:
+    """``--extracted``, the user's shards folder, when it is a folder (a missing one would
+    otherwise read as an extraction that found no documents)."""
+    if not Path(folder).is_dir():
+        raise error(
+            f"--extracted {folder} is not a folder; pass the `shards` folder of an extraction run."
+        )
+    return Path(folder)
+
+
 def check_shards(
     folder: str | Path, schema: pa.Schema, error: type[Exception], producer: str, empty: str
 ) -> list[Path]:

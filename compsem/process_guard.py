@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import atexit
 import ctypes
+import json
 import os
 import shutil
 import signal
@@ -77,20 +78,66 @@ def private_tempdir() -> Path:
     """Point this process's (and its children's) temporary files at ``<tmp>/compsem-PID-*``.
 
     multiprocessing's ``pymp-*`` folders, datasets' scratch files and the like are removed by the
-    code that made them, unless the process is killed. Kept under one folder named after this
-    process, they go with it at exit, and the next command removes the folders of processes that
-    no longer run.
+    code that made them, unless the process is killed. Kept under one folder made by this
+    process, they go with it at exit, and the next command removes the folders that carry
+    compsem's token (:func:`claim_folder`) of processes that no longer run; a folder merely
+    named like one is left alone.
     """
     base = Path(tempfile.gettempdir())
     for folder in base.glob("compsem-*-*"):
-        pid = folder.name.split("-")[1]
-        if folder.is_dir() and pid.isdigit() and not process_alive(int(pid)):
-            shutil.rmtree(folder, ignore_errors=True)
+        remove_if_abandoned(folder)
     folder = Path(tempfile.mkdtemp(prefix=f"compsem-{os.getpid()}-", dir=base))
+    claim_folder(folder)
     tempfile.tempdir = str(folder)
     os.environ["TMPDIR"] = str(folder)
     atexit.register(shutil.rmtree, folder, ignore_errors=True)
     return folder
+
+
+OWNER_FILE = ".compsem-owner.json"
+
+
+def claim_folder(folder: Path, token: str = "") -> None:
+    """Mark a scratch folder this process just made as its own: :data:`OWNER_FILE` holds the
+    pid, the folder's name (it must still match) and a token."""
+    owner = {"pid": os.getpid(), "name": folder.name, "token": token}
+    (folder / OWNER_FILE).write_text(json.dumps(owner))
+
+
+def remove_if_abandoned(folder: Path) -> bool:
+    """Remove ``folder`` if it carries :data:`OWNER_FILE` for its own name, written by a process
+    that no longer runs; anything else is left alone."""
+    try:
+        owner = json.loads((folder / OWNER_FILE).read_text())
+        pid, name = owner["pid"], owner["name"]
+    except (OSError, ValueError, TypeError, KeyError):
+        return False
+    if folder.is_symlink() or name != folder.name or not isinstance(pid, int) or pid <= 0:
+        return False
+    if process_alive(pid):
+        return False
+    shutil.rmtree(folder, ignore_errors=True)
+    return True
+
+
+_interrupted: list[bool] = []
+
+
+def note_interrupts() -> None:
+    """Remember every Ctrl-C, even one Python swallows (raised inside a ``__del__`` during
+    garbage collection it is only printed as "Exception ignored"), so that a writer can check
+    :func:`interrupted` before its final rename."""
+
+    def handler(signum, frame):
+        _interrupted.append(True)
+        raise KeyboardInterrupt
+
+    if threading.current_thread() is threading.main_thread():
+        signal.signal(signal.SIGINT, handler)
+
+
+def interrupted() -> bool:
+    return bool(_interrupted)
 
 
 def process_alive(pid: int) -> bool:

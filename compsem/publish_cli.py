@@ -17,6 +17,8 @@ from compsem.audit import audit_folder, audit_release
 from compsem.card import NOT_AUDITED
 from compsem.help_format import HelpFormatter
 from compsem.hub import pull, push
+from compsem.ownership import claim_file
+from compsem.settings import bounded
 
 
 def cmd_push(args: argparse.Namespace) -> int:
@@ -57,8 +59,11 @@ def cmd_audit(args: argparse.Namespace) -> int:
     else:
         report = audit_folder(args.folder, args.benchmark, write_card=not args.no_card, **options)
     print(report.to_markdown())
+    if report.card_note:
+        print(f"note: {report.card_note}", file=sys.stderr)
     if args.json:
-        args.json.write_text(json.dumps(report.to_json(), indent=2) + "\n")
+        text = json.dumps(report.to_json(), indent=2) + "\n"
+        claim_file(args.json, lambda partial: partial.write_text(text))
     broken = report.broken()
     if broken:
         print(f"\ncompsem audit: {len(broken)} broken promise(s).", file=sys.stderr)
@@ -132,7 +137,7 @@ def _add_audit(commands, formatter) -> None:
     )
     audit.add_argument(
         "--max-hypothesis-only-aucnorm",
-        type=float,
+        type=bounded(float, -1.0, 1.0),
         metavar="X",
         help="also fail when a hypothesis-only probe reaches AUCnorm above X",
     )

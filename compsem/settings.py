@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import argparse
 import dataclasses
+import math
 import types
 import typing
 from collections.abc import Collection, Iterator
@@ -52,8 +53,10 @@ def bounded(kind: type, minimum: float | None = None, maximum: float | None = No
 
     def parse(text: str):
         value = kind(text)
+        span = f"from {minimum} to {maximum}" if maximum is not None else f"{minimum} or more"
+        if not math.isfinite(value):  # nan compares false with every bound
+            raise argparse.ArgumentTypeError(f"{text} is not a number: give a number {span}")
         if (minimum is not None and value < minimum) or (maximum is not None and value > maximum):
-            span = f"from {minimum} to {maximum}" if maximum is not None else f"{minimum} or more"
             raise argparse.ArgumentTypeError(f"{text} is out of range: give a number {span}")
         return value
 

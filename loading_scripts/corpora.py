@@ -217,7 +217,13 @@ def text_adapter(self, data: dict, path: str, id_in_file) -> dict:
     """datatrove adapter: a record's text (field ``text_key``) as a Document; a record without
     that field is an error, not a skipped document."""
     text = data.get(self.text_key)
-    if self.text_key not in data or not isinstance(text, str | None):
+    if self.text_key in data and not isinstance(text, str | None):
+        raise CorpusError(
+            f"{record_location(self, path, id_in_file)}: field {self.text_key!r} holds a "
+            f"{type(text).__name__}, not text; pass --text-column to name the field that holds "
+            "the text, or store it as a string."
+        )
+    if self.text_key not in data:
         raise CorpusError(
             f"{record_location(self, path, id_in_file)}: no text field {self.text_key!r} (fields: "
             f"{sorted(data)}); pass --text-column to name the field that holds the text."

@@ -62,20 +62,48 @@ class PlainDataUnpickler(pickle.Unpickler):
         raise pickle.UnpicklingError(f"it asks to load {module}.{name}")
 
 
+MAX_BYTES = 256 * 2**20  # the release's largest pickle is a few MB
+_FIELD_TYPES = (str, int, float, bool, type(None))
+
+
 def _load_rows(path: Path) -> list[tuple[Path, int, list]]:
+    """The rows of one pickle: a list of rows, each a list of at least six plain values (text,
+    label, class, adjective, noun, hypernym, …), checked before anything is formatted, as a
+    pickle of shared nested lists would blow up into gigabytes when printed."""
+    if path.stat().st_size > MAX_BYTES:
+        raise ReleaseError(
+            f"{path} is {path.stat().st_size:,} bytes, far more than a PLANE release file "
+            f"(at most {MAX_BYTES:,}); point --original-release at the release's own files."
+        )
     with open(path, "rb") as handle:
         try:
             data = PlainDataUnpickler(handle).load()
         except pickle.UnpicklingError as error:
             raise ReleaseError(
-                f"{path} is not a pickle of plain rows ({error}); compsem reads only lists, "
+                f"{path} is not a pickle of plain rows ({str(error)[:200]}); compsem reads only lists, "
                 "tuples, strings and numbers from a release, so that loading it cannot run code. "
                 "Use the release's original files, or re-save the rows as a plain list of lists."
             ) from None
-        except (EOFError, ValueError) as error:
-            raise ReleaseError(f"{path} is not a readable pickle ({error}).") from None
+        except (EOFError, ValueError, TypeError, IndexError, KeyError, RecursionError) as error:
+            raise ReleaseError(
+                f"{path} is not a readable pickle ({type(error).__name__}); use the release's "
+                "original files."
+            ) from None
     if not isinstance(data, list | tuple):
         raise ReleaseError(f"{path} holds a {type(data).__name__}, not a list of rows.")
+    for number, row in enumerate(data):
+        if not isinstance(row, list | tuple) or len(row) < 6:
+            shape = f"{len(row)} fields" if isinstance(row, list | tuple) else type(row).__name__
+            raise ReleaseError(
+                f"{path.name}, row {number}: expected [text, label, class, adj, noun, hyper, …], "
+                f"got a {shape}; use the release's original files."
+            )
+        flat = next((value for value in row if not isinstance(value, _FIELD_TYPES)), None)
+        if flat is not None:
+            raise ReleaseError(
+                f"{path.name}, row {number}: a field is a {type(flat).__name__}, not a string or "
+                "number; the release's rows hold plain values: use its original files."
+            )
     return [(path, number, list(row)) for number, row in enumerate(data)]
 
 
@@ -85,7 +113,7 @@ def _label(value, where: str) -> int:
         return 1
     if text in _FALSE:
         return 0
-    raise ReleaseError(f"{where}: label {value!r} is neither entailment nor non-entailment.")
+    raise ReleaseError(f"{where}: label {text[:40]!r} is neither entailment nor non-entailment.")
 
 
 def _inference_type(text: str, adjective: str, noun: str, hypernym: str, where: str) -> int:
@@ -96,8 +124,8 @@ def _inference_type(text: str, adjective: str, noun: str, hypernym: str, where: 
         if separator and hypothesis == expected.lower():
             return it
     raise ReleaseError(
-        f"{where}: cannot tell the inference type of {text!r} from adjective {adjective!r}, "
-        f"noun {noun!r} and hypernym {hypernym!r}."
+        f"{where}: cannot tell the inference type of {text[:120]!r} from adjective "
+        f"{adjective[:40]!r}, noun {noun[:40]!r} and hypernym {hypernym[:40]!r}."
     )
 
 
@@ -105,11 +133,11 @@ def _records(rows: list[tuple[Path, int, list]]) -> list[dict]:
     records = []
     for path, number, row in rows:
         where = f"{path.name}, row {number}"
-        if len(row) < 6:
-            raise ReleaseError(f"{where}: expected [text, label, class, adj, noun, hyper, …].")
         text, label, klass, adjective, noun, hypernym = (row[0], row[1], *map(str, row[2:6]))
         if klass not in _CLASSES:
-            raise ReleaseError(f"{where}: unknown adjective class {klass!r} (expected I, N or O).")
+            raise ReleaseError(
+                f"{where}: unknown adjective class {klass[:40]!r} (expected I, N or O)."
+            )
         it = _inference_type(str(text), adjective, noun, hypernym, where)
         hypothesis = {1: noun, 2: hypernym, 3: f"{adjective} {hypernym}"}[it]
         records.append(

@@ -2,15 +2,21 @@
 traceback, and nothing around the target changed (sentinel files)."""
 
 import json
+import pickle
+import time
 
 import pyarrow as pa
 import pyarrow.parquet as pq
 import pytest
 
 from compsem.cli import main
+from compsem.loading_scripts import plane_release
+from compsem.loading_scripts.plane_release import ReleaseError, read_original_split
 from compsem.metrics.aucnorm.aucnorm import aucnorm_scores
-from compsem.metrics.consistency.consistency import embed
+from compsem.metrics.consistency.consistency import consistency_scores, embed
 from compsem.metrics.few_shot_curve.few_shot_curve import few_shot_curve
+from compsem.output_folder import MARKER
+from tests.harness_data import tiny_plane_export
 
 TINY = "A former president met a possible candidate.\n"
 
@@ -37,7 +43,43 @@ def area(tmp_path, monkeypatch):
     corrupt = tmp_path / "corrupt"
     (corrupt / "full").mkdir(parents=True)
     (corrupt / "full" / "train-00000-of-00001.parquet").write_bytes(b"PAR1 not really PAR1")
+    (tmp_path / "number-text.jsonl").write_text('{"text": 5}\n')
+    for name, marker in FORGED_MARKERS.items():
+        (tmp_path / name).mkdir()
+        (tmp_path / name / "thesis.tex").write_text("mine")
+        (tmp_path / name / MARKER).write_text(marker)
+    for name, (config, path) in EVIL_CARDS.items():
+        card = tmp_path / name
+        (card / "full").mkdir(parents=True)
+        pq.write_table(pa.table({"label": [0, 1]}), card / "full" / "test-00000-of-00001.parquet")
+        (card / "README.md").write_text(
+            f"---\nconfigs:\n- config_name: {config}\n  data_files:\n  - split: test\n"
+            f"    path: {path}\n---\n# A card from a stranger\n"
+        )
+    (tmp_path / "other").mkdir()
+    pq.write_table(pa.table({"secret": ["row"]}), tmp_path / "other" / "test.parquet")
+    (tmp_path / "demo-out").mkdir()
+    (tmp_path / "demo-out" / "demo.log").write_text("my log")
+    truncated = tiny_plane_export(tmp_path / "truncated-export")
+    (shard,) = (truncated / "goood_split_1").glob("test-*.parquet")
+    shard.write_bytes(shard.read_bytes()[:100])
     return tmp_path
+
+
+FORGED_MARKERS = {
+    "forged-kind-only": '{"kind": "montague export"}',
+    "forged-list": "[1, 2]",
+    "forged-string": '"montague export"',
+    "forged-configs-5": '{"kind": "montague export", "configs": 5, "files": {}, "folders": [], '
+    '"token": "0123456789abcdef0123456789abcdef"}',
+    "forged-not-json": "{",
+}
+EVIL_CARDS = {
+    "card-config-traversal": ("x/../../../../escaped", "full/test-*.parquet"),
+    "card-config-dotdot": ('".."', "full/test-*.parquet"),
+    "card-files-outside": ("full", "../other/*.parquet"),
+    "card-files-absolute": ("full", "/etc/*"),
+}
 
 
 def snapshot(folder):
@@ -169,6 +211,111 @@ CASES = {
         ["embed", "--dataset", "thesis", "--out", "."],
         ["working directory", "choose a new folder"],
     ),
+    # where compsem writes: markers that are not a manifest compsem wrote
+    **{
+        f"out-{name}{'-force' * force}": (
+            ["build", "montague", "--out", name, *(["--force"] * force)],
+            ["is not a manifest compsem wrote", "choose another --out"],
+        )
+        for name in FORGED_MARKERS
+        for force in (False, True)
+    },
+    "embed-out-forged": (
+        ["embed", "--dataset", "thesis", "--out", "forged-list"],
+        ["is not a manifest compsem wrote", "choose another --out"],
+    ),
+    "demo-log-not-compsems": (
+        ["demo", "--out", "demo-out", "--benchmarks", "montague"],
+        ["demo.log exists and compsem did not write it", "move it away"],
+    ),
+    # cards from strangers cannot steer writes or reads
+    "lm-eval-config-traversal": (
+        ["lm-eval-tasks", "card-config-traversal", "--out", "tasks"],
+        ["cannot be a config name", "fix the card"],
+    ),
+    "lm-eval-config-dotdot": (
+        ["lm-eval-tasks", "card-config-dotdot", "--out", "tasks"],
+        ["cannot be a config name", "fix the card"],
+    ),
+    "lm-eval-files-outside": (
+        ["lm-eval-tasks", "card-files-outside", "--out", "tasks"],
+        ["is not a path inside", "rebuild the export"],
+    ),
+    "lm-eval-files-absolute": (
+        ["lm-eval-tasks", "card-files-absolute", "--out", "tasks"],
+        ["is not a path inside", "rebuild the export"],
+    ),
+    "audit-files-outside": (
+        ["audit", "card-files-outside", "--benchmark", "plane"],
+        ["is not a path inside", "rebuild the export"],
+    ),
+    "audit-config-traversal": (
+        ["audit", "card-config-traversal", "--benchmark", "plane"],
+        ["cannot be a config name", "fix the card"],
+    ),
+    "lm-eval-hub-id-bad": (
+        ["lm-eval-tasks", "bad id!", "--out", "tasks"],
+        ["is not a valid export folder or Hub id", "ORG/NAME"],
+    ),
+    "train-hub-id-bad": (
+        ["train", "--dataset", "no such:id", "--config", "x", "--out", "runs"],
+        ["is not a valid --dataset", "ORG/NAME"],
+    ),
+    "pull-hub-id-traversal": (["pull", "../../etc"], ["is not a valid Hub id", "ORG/NAME"]),
+    # numbers
+    "train-epochs-nan": (
+        ["train", "--dataset", "thesis", "--config", "full", "--out", "runs", "--epochs", "nan"],
+        ["--epochs: nan is not a number", "give a number 0.01 or more"],
+    ),
+    "train-epochs-inf": (
+        ["train", "--dataset", "thesis", "--config", "full", "--out", "runs", "--epochs", "inf"],
+        ["--epochs: inf is not a number", "give a number"],
+    ),
+    "train-max-length-zero": (
+        ["train", "--dataset", "thesis", "--config", "f", "--out", "r", "--max-length", "0"],
+        ["--max-length: 0 is out of range", "1 or more"],
+    ),
+    "train-learning-rate-nan": (
+        ["train", "--dataset", "t", "--config", "f", "--out", "r", "--learning-rate", "nan"],
+        ["--learning-rate: nan is not a number", "give a number"],
+    ),
+    "llm-batch-size-zero": (
+        ["llm", "--dataset", "thesis", "--config", "full", "--out", "r", "--batch-size", "0"],
+        ["--batch-size: 0 is out of range", "1 or more"],
+    ),
+    "llm-limit-negative": (
+        ["llm", "--dataset", "thesis", "--config", "full", "--out", "r", "--limit", "-4"],
+        ["--limit: -4 is out of range", "1 or more"],
+    ),
+    "audit-aucnorm-nan": (
+        ["audit", "thesis", "--max-hypothesis-only-aucnorm", "nan"],
+        ["nan is not a number", "from -1.0 to 1.0"],
+    ),
+    "audit-aucnorm-above-one": (
+        ["audit", "thesis", "--max-hypothesis-only-aucnorm", "2"],
+        ["2 is out of range", "from -1.0 to 1.0"],
+    ),
+    # inputs that are not what they seem
+    "lexicon-dev-zero": (
+        ["build", "plane", "--out", "o", "--corpus", "tiny.txt", "--lexicon", "/dev/zero"],
+        ["/dev/zero is not a regular file", "pass a TSV file"],
+    ),
+    "montague-lexicon-folder": (
+        ["build", "montague", "--out", "o", "--lexicon", "thesis"],
+        ["thesis is not a regular file", "pass a"],
+    ),
+    "extracted-missing": (
+        ["build", "plane", "--out", "o", "--extracted", "nope"],
+        ["--extracted nope is not a folder", "pass the `shards` folder"],
+    ),
+    "corpus-text-not-a-string": (
+        ["build", "plane", "--out", "o", "--corpus", "number-text.jsonl"],
+        ["field 'text' holds a int, not text", "--text-column"],
+    ),
+    "train-truncated-shard": (
+        ["train", "--dataset", "truncated-export", "--config", "goood_split_1", "--out", "r"],
+        ["cannot be read", "rebuild the export"],
+    ),
 }
 
 
@@ -202,6 +349,16 @@ METRIC_CASES = {
         "'red car' is 'abc', not a vector of numbers",
     ),
     "aucnorm-length-mismatch": (lambda: aucnorm_scores([0.5], [0, 1]), "length"),
+    "aucnorm-overflow": (lambda: aucnorm_scores([10**400, 0.5], [0, 1]), "must be numbers"),
+    "curve-overflow": (lambda: few_shot_curve([0, 10**400], [0.5, 0.6]), "must be numbers"),
+    "curve-runs-generator": (
+        lambda: few_shot_curve([0, 1], [0.5, 0.6], runs=(r for r in "ab")),
+        "runs must be a list",
+    ),
+    "consistency-tests-misspelt-string": (
+        lambda: consistency_scores([], [], [], embeddings={}, tests="intersectivty"),
+        r"unknown tests \['intersectivty'\]",
+    ),
 }
 
 
@@ -212,6 +369,60 @@ def test_bad_metric_inputs_raise_one_clear_value_error(name):
         call()
 
 
-def test_the_table_holds_at_least_forty_cases():
-    assert len(CASES) + len(METRIC_CASES) >= 40
+def test_the_table_holds_at_least_sixty_cases():
+    assert len(CASES) + len(METRIC_CASES) + len(RELEASE_CASES) >= 60
     assert json.dumps(sorted(CASES))  # names are plain strings, usable as test ids
+
+
+def shared_nested_list(depth: int = 40) -> bytes:
+    """A few hundred bytes of pickle that print as 2**depth lists: each level holds the one
+    below twice (pickle's memo shares it)."""
+    row = []
+    for _ in range(depth):
+        row = [row, row]
+    return pickle.dumps([["A red car is a car", 1, "I", "red", "car", row]])
+
+
+RELEASE_CASES = {
+    "shared-nested-list": (shared_nested_list(), "a field is a list, not a string or number"),
+    "list-of-numbers": (pickle.dumps([1, 2, 3]), r"row 0: expected \[text, label"),
+    "short-row": (pickle.dumps([["A red car is a car", 1]]), "got a 2 fields"),
+    "dict-field": (
+        pickle.dumps([["A red car is a car", 1, "I", "red", "car", {"a": 1}]]),
+        "a field is a dict",
+    ),
+    "not-a-list": (pickle.dumps({"rows": []}), "holds a dict, not a list of rows"),
+    "truncated": (pickle.dumps([["a"] * 6])[:-3], "truncated"),
+    "code": (pickle.dumps([print]), "compsem reads only lists"),
+}
+
+
+@pytest.mark.parametrize("name", list(RELEASE_CASES))
+def test_bad_plane_releases_are_one_short_error_quickly(name, tmp_path):
+    data, message = RELEASE_CASES[name]
+    (tmp_path / "OOV_Train_1.pkl").write_bytes(data)
+    (tmp_path / "OOV_test_1.pkl").write_bytes(pickle.dumps([]))
+    started = time.monotonic()
+    with pytest.raises(ReleaseError, match=message) as error:
+        read_original_split(tmp_path, "original_goood", 1)
+    assert time.monotonic() - started < 5 and len(str(error.value)) < 400
+
+
+def test_an_oversized_release_file_is_refused_before_reading(tmp_path, monkeypatch):
+    monkeypatch.setattr(plane_release, "MAX_BYTES", 10)
+    (tmp_path / "OOV_Train_1.pkl").write_bytes(pickle.dumps([["a"] * 6]))
+    with pytest.raises(ReleaseError, match="far more than a PLANE release file"):
+        read_original_split(tmp_path, "original_goood", 1)
+
+
+def test_a_max_length_without_room_for_the_question_is_refused():
+    from transformers import AutoTokenizer  # deferred: seconds to import
+
+    from compsem.harness.llm import Request, plan
+    from compsem.harness.offline_models import model_path
+
+    tokenizer = AutoTokenizer.from_pretrained(model_path("minilm"))
+    requests = [Request("Is a red car a car? Answer:", (" yes", " no"))]
+    assert plan(requests, tokenizer, 64)
+    with pytest.raises(ValueError, match="--max-length 1 leaves no room for the question"):
+        plan(requests, tokenizer, 1)

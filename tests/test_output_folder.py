@@ -13,14 +13,19 @@ from compsem.output_folder import (
     atomic_folder,
     check_output_folder,
 )
+from compsem.ownership import new_token, walk
+from compsem.process_guard import OWNER_FILE
 
 KIND = "montague export"
 
 
 def marked(folder, kind=KIND, configs=("an", "aan")):
+    """A folder as compsem writes it: a card and a manifest that lists it."""
     folder.mkdir(parents=True, exist_ok=True)
-    (folder / MARKER).write_text(json.dumps({"kind": kind, "configs": list(configs)}))
     (folder / "README.md").write_text("old card")
+    files, folders = walk(folder)
+    manifest = {"kind": kind, "configs": list(configs), "token": new_token(), "files": files}
+    (folder / MARKER).write_text(json.dumps({**manifest, "folders": folders}))
     return folder
 
 
@@ -81,10 +86,13 @@ def test_a_failed_write_leaves_the_previous_folder_and_no_staging(tmp_path):
 def test_a_write_is_marked_readable_by_others_and_cleans_dead_staging(tmp_path):
     gone = subprocess.Popen(["true"])
     gone.wait()
-    leftover = tmp_path / f".export.partial-{gone.pid}-abc"
-    leftover.mkdir()
-    alive = tmp_path / f".export.partial-{os.getpid()}-xyz"
-    alive.mkdir()
+    leftovers = {}
+    for name, pid in [("leftover", gone.pid), ("alive", os.getpid()), ("unmarked", gone.pid)]:
+        leftovers[name] = tmp_path / f".{name}.partial-{pid}-abc"
+        leftovers[name].mkdir()
+        if name != "unmarked":
+            owner = {"pid": pid, "name": leftovers[name].name, "token": ""}
+            (leftovers[name] / OWNER_FILE).write_text(json.dumps(owner))
     old_umask = os.umask(0o022)
     try:
         with atomic_folder(tmp_path / "export", {"kind": KIND}) as staging:
@@ -92,9 +100,13 @@ def test_a_write_is_marked_readable_by_others_and_cleans_dead_staging(tmp_path):
     finally:
         os.umask(old_umask)
     out = tmp_path / "export"
-    assert json.loads((out / MARKER).read_text()) == {"kind": KIND}
+    marker = json.loads((out / MARKER).read_text())
+    assert marker["kind"] == KIND and marker["folders"] == []
+    assert list(marker["files"]) == ["README.md"] and len(marker["token"]) == 32
     assert out.stat().st_mode & 0o777 == 0o755
-    assert not leftover.exists() and alive.exists()
+    # another target's dead staging in the same parent goes; a live one and an unmarked stay
+    assert not leftovers["leftover"].exists()
+    assert leftovers["alive"].exists() and leftovers["unmarked"].exists()
 
 
 def test_the_cli_refuses_before_any_work_and_touches_nothing(tmp_path, monkeypatch, capsys):

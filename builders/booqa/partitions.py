@@ -26,6 +26,7 @@ from tqdm.auto import tqdm
 
 from compsem.builders.booqa.extraction import ARTICLE_SCHEMA, check_shards
 from compsem.fingerprint import cache_root, fingerprint
+from compsem.ownership import writer_lock
 
 EPOCH = dt.date(1970, 1, 1)
 
@@ -176,12 +177,16 @@ def partition_triples(
         buckets,
     )
     folder = cache_root() / "booqa_partitions" / key
-    if not (folder / "articles.parquet").is_file():
-        staging = folder.with_name(f"{key}.partial-{os.getpid()}")
-        shutil.rmtree(staging, ignore_errors=True)
-        _write_partitions(files, staging, window_days, buckets, batch_articles)
-        shutil.rmtree(folder, ignore_errors=True)
-        os.replace(staging, folder)
+    folder.parent.mkdir(parents=True, exist_ok=True)
+    # One writer at a time: a second build waits, then reads the first one's partitions instead
+    # of removing the folder under it.
+    with writer_lock(folder, wait=True):
+        if not (folder / "articles.parquet").is_file():
+            staging = folder.with_name(f"{key}.partial-{os.getpid()}")
+            shutil.rmtree(staging, ignore_errors=True)
+            _write_partitions(files, staging, window_days, buckets, batch_articles)
+            shutil.rmtree(folder, ignore_errors=True)
+            os.replace(staging, folder)
     return Partitions(folder, buckets, pq.read_table(folder / "articles.parquet"))
 
 

@@ -24,8 +24,8 @@ from compsem.builders.booqa.partitions import (
 )
 from compsem.builders.booqa.propositions import window_population
 from compsem.fingerprint import cached_table, fingerprint
-from compsem.loading_scripts.booqa_corpus import open_news_corpus
-from compsem.pipeline import spacy_pipeline
+from compsem.loading_scripts.booqa_corpus import NewsCorpusError, open_news_corpus
+from compsem.pipeline import check_extracted, spacy_pipeline
 from compsem.resources.spacy_pipeline import pipeline_id
 from compsem.resources.wordnet import wordnet_version
 
@@ -44,7 +44,7 @@ def parser_id(s: BooqaConfig) -> str:
 def extraction(s: BooqaConfig) -> Partitions:
     """The partitioned triples of the corpus (extracted here, or read from ``extracted``)."""
     if s.extracted:
-        shards = s.extracted
+        shards = check_extracted(s.extracted, NewsCorpusError)
     else:
         corpus = open_news_corpus(s.corpus, s.text_column, s.date_column, s.split)
         shards = extract_triples(corpus, s.spacy_model, s.tasks, s.workers)

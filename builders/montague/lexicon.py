@@ -13,7 +13,7 @@ from importlib import resources
 from pathlib import Path
 
 from compsem.fingerprint import fingerprint
-from compsem.resources.user_text import read_user_text
+from compsem.resources.user_text import read_user_text, require_file
 
 # The paper's adjective types (§2.2, Table 1), in its column order, with its shorthand.
 ADJECTIVE_TYPES = (
@@ -135,8 +135,5 @@ def parse_lexicon(text: str, source: str) -> MontagueLexicon:
 def load_lexicon(path: str | Path | None = None) -> MontagueLexicon:
     """The shipped Appendix A lexicon, or a user's TSV file in the same format."""
     path = Path(path) if path is not None else default_lexicon_path()
-    if not path.is_file():
-        raise MontagueLexiconError(
-            f"Lexicon file {path} does not exist; pass a 'word<TAB>type<TAB>synonym' TSV file."
-        )
+    require_file(path, MontagueLexiconError, "pass a 'word<TAB>type<TAB>synonym' TSV file")
     return parse_lexicon(read_user_text(path, MontagueLexiconError), source=path.name)

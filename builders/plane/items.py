@@ -28,7 +28,13 @@ from compsem.builders.plane.extraction import (
 from compsem.builders.plane.hypernyms import hypernym_table
 from compsem.fingerprint import cached_table, file_fingerprint, fingerprint, row_id
 from compsem.loading_scripts.corpora import Corpus, open_corpus
-from compsem.pipeline import CorpusError, shard_files, shard_parser, spacy_pipeline
+from compsem.pipeline import (
+    CorpusError,
+    check_extracted,
+    shard_files,
+    shard_parser,
+    spacy_pipeline,
+)
 from compsem.resources.lexicon import ADJECTIVE_CLASSES, load_adjective_lexicon
 from compsem.resources.spacy_pipeline import pipeline_id
 from compsem.resources.wordnet import wordnet_version
@@ -182,7 +188,7 @@ def open_source(config: PlaneConfig) -> Corpus | list[Path]:
     if config.extracted:
         if config.corpus != PlaneConfig.corpus:
             raise ValueError("Pass either a corpus or an extracted shards folder, not both.")
-        return check_an_shards(config.extracted)
+        return check_an_shards(check_extracted(config.extracted, CorpusError))
     return open_corpus(config.corpus, config.text_column, config.split)
 
 
@@ -236,8 +242,10 @@ def _pool_inputs(config: PlaneConfig) -> tuple:
         occurrences = count_an_occurrences(extract_source(config, source))
         if len(occurrences) == 0:
             raise CorpusError(
-                f"Corpus {description['corpus']!r} yielded no adjective-noun phrases: it is empty "
-                "or holds no English text. Pass a corpus of English sentences."
+                f"Corpus {description['corpus']!r} yielded no adjective-noun phrases: it is empty, "
+                "holds no English text, or only documents longer than spaCy's limit of 1,000,000 "
+                "characters (a whole book on one line), which are skipped. Pass a corpus of "
+                "English sentences, split into lines or paragraphs."
             )
         return occurrences
 

@@ -13,7 +13,7 @@ from itertools import product
 from pathlib import Path
 
 from compsem.fingerprint import fingerprint
-from compsem.resources.user_text import read_user_text
+from compsem.resources.user_text import read_user_text, require_file
 from compsem.resources.wordnet import lexnames_text, wordnet
 
 VERB_CLASSES = ("veridical", "non_veridical")
@@ -103,8 +103,7 @@ def _data_path(name: str) -> Path:
 
 def _rows(path: Path, header: tuple[str, ...]):
     """(line number, fields) of the data lines of a TSV file, comments and header skipped."""
-    if not path.is_file():
-        raise SetiLexiconError(f"Lexicon file {path} does not exist; pass a TSV file.")
+    require_file(path, SetiLexiconError, "pass a TSV file as the lexicon")
     for number, line in enumerate(read_user_text(path, SetiLexiconError).splitlines(), start=1):
         fields = [field.strip() for field in line.rstrip("\r").split("\t")]
         if not line.strip() or line.startswith("#") or tuple(fields[: len(header)]) == header:

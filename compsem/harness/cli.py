@@ -19,6 +19,7 @@ from compsem.harness.report import aggregate, render
 from compsem.harness.schema import INPUT_FORMS
 from compsem.help_format import HelpFormatter
 from compsem.output_folder import results_folder
+from compsem.settings import bounded
 
 MODEL_HELP = "Hub id or local folder (default: the offline all-MiniLM-L6-v2)"
 
@@ -57,7 +58,12 @@ def _device_arguments(parser: argparse.ArgumentParser) -> None:
 def _training_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--model", type=model_argument, help=MODEL_HELP)
     parser.add_argument(
-        "--seeds", type=int, nargs="+", default=[1], metavar="SEED", help="one run per seed"
+        "--seeds",
+        type=bounded(int, 0),
+        nargs="+",
+        default=[1],
+        metavar="SEED",
+        help="one run per seed",
     )
     parser.add_argument(
         "--preset",
@@ -69,16 +75,24 @@ def _training_arguments(parser: argparse.ArgumentParser) -> None:
         "--input", dest="input_form", choices=INPUT_FORMS, help="single sentence or a pair"
     )
     parser.add_argument(
-        "--max-train-examples", type=int, metavar="N", help="cap the train split at N rows"
+        "--max-train-examples",
+        type=bounded(int, 1),
+        metavar="N",
+        help="cap the train split at N rows",
     )
     parser.add_argument(
-        "--max-eval-examples", type=int, metavar="N", help="cap the evaluated split at N rows"
+        "--max-eval-examples",
+        type=bounded(int, 1),
+        metavar="N",
+        help="cap the evaluated split at N rows",
     )
     parser.add_argument("--eval-split", default="test", help="split to evaluate on")
-    parser.add_argument("--epochs", type=float, help="default: the preset's")
-    parser.add_argument("--batch-size", type=int, help="default: the preset's")
-    parser.add_argument("--learning-rate", type=float, help="default: the preset's")
-    parser.add_argument("--max-length", type=int, help="default: the preset's (PLANE 12)")
+    parser.add_argument("--epochs", type=bounded(float, 0.01), help="default: the preset's")
+    parser.add_argument("--batch-size", type=bounded(int, 1), help="default: the preset's")
+    parser.add_argument("--learning-rate", type=bounded(float, 0), help="default: the preset's")
+    parser.add_argument(
+        "--max-length", type=bounded(int, 1), help="default: the preset's (PLANE 12)"
+    )
     _device_arguments(parser)
 
 
@@ -89,15 +103,20 @@ def _inference_arguments(
     it needs), and the device ones."""
     parser.add_argument("--split", default="test", help="split to evaluate")
     parser.add_argument(
-        "--max-eval-examples", type=int, metavar="N", help="cap the evaluated split at N rows"
+        "--max-eval-examples",
+        type=bounded(int, 1),
+        metavar="N",
+        help="cap the evaluated split at N rows",
     )
     parser.add_argument(
-        "--batch-size", type=int, default=batch_size, help="examples per forward pass"
+        "--batch-size", type=bounded(int, 1), default=batch_size, help="examples per forward pass"
     )
     if max_length is None:
-        parser.add_argument("--max-length", type=int, help="default: the preset's")
+        parser.add_argument("--max-length", type=bounded(int, 1), help="default: the preset's")
     else:
-        parser.add_argument("--max-length", type=int, default=max_length, help="in tokens")
+        parser.add_argument(
+            "--max-length", type=bounded(int, 1), default=max_length, help="in tokens"
+        )
     _device_arguments(parser)
 
 
@@ -189,7 +208,7 @@ def add_commands(subparsers) -> None:
     _data_arguments(curve)
     _training_arguments(curve)
     curve.add_argument(
-        "--shots", type=int, nargs="+", metavar="K", help="default: the preset's grid"
+        "--shots", type=bounded(int, 0), nargs="+", metavar="K", help="default: the preset's grid"
     )
     curve.add_argument("--metric", choices=["accuracy", "macro_f1"], default="accuracy")
     curve.add_argument("--pool-split", help="split whose prefixes are the k-shot sets")
@@ -256,7 +275,9 @@ def add_commands(subparsers) -> None:
         help="auto: nli if the model has an entailment label, else cosine",
     )
     score.add_argument(
-        "--max-evidence", type=int, help="evidence per hypothesis (default 3200, Appendix G)"
+        "--max-evidence",
+        type=bounded(int, 1),
+        help="evidence per hypothesis (default 3200, Appendix G)",
     )
     _inference_arguments(score, batch_size=64, max_length=128)
     score.set_defaults(handler=cmd_score)

@@ -8,12 +8,14 @@ from pathlib import Path
 
 import datasets
 from datasets.data_files import EmptyDatasetError
+from datasets.exceptions import DatasetGenerationError
 from huggingface_hub import DatasetCard, hf_hub_download
 
 from compsem.card import compsem_metadata
 from compsem.fingerprint import file_fingerprint, fingerprint
 from compsem.harness.presets import get_preset
 from compsem.harness.schema import Schema, infer_schema
+from compsem.names import check_repo_id
 from compsem.presets import Preset
 
 _HUB_REVISION = re.compile(r"@([0-9a-f]{40})/")
@@ -74,7 +76,7 @@ def _resolve_path(dataset: str) -> str:
     if looks_local:
         # datasets would silently try this as a Hub id and fail with an unrelated message.
         raise ValueError(f"no folder {dataset}: pass an export folder that exists, or a Hub id")
-    return dataset
+    return check_repo_id(dataset, "--dataset (no such folder, nor a Hub id)")
 
 
 def _check_config(path: str, config: str, revision: str | None) -> None:
@@ -138,7 +140,14 @@ def load_config(dataset: str, config: str, revision: str | None = None) -> Loade
             raise ValueError(f"unknown config {config!r} of {path}: {error}") from None
         raise
     content, resolved = data_fingerprint(builder.config.data_files or {})
-    builder.download_and_prepare()
+    try:
+        builder.download_and_prepare()
+    except DatasetGenerationError as error:  # a truncated or damaged Parquet shard
+        cause = error.__cause__ or error
+        raise ValueError(
+            f"{path}: a data file of config {config!r} cannot be read ({str(cause)[:200]}); "
+            "rebuild the export (compsem build) or download it again."
+        ) from None
     return LoadedConfig(
         path=path,
         config=config,

@@ -18,6 +18,7 @@ from compsem.harness.embed_models import GLOVE, MINILM, POOLINGS
 from compsem.harness.embed_report import REPORT_KIND, demo_markdown, score_rows, write_report
 from compsem.help_format import HelpFormatter
 from compsem.output_folder import check_output_folder, output_path
+from compsem.settings import bounded
 
 
 def command_line(args: argparse.Namespace) -> str:
@@ -48,7 +49,7 @@ def cmd_embed(args: argparse.Namespace) -> int:
         device=args.device,
         batch_size=args.batch_size,
     )
-    files = write_report(report, args.out, command_line(args))
+    files = write_report(report, args.out, command_line(args), force=args.force)
     print(markdown_tables(score_rows(report), (2, 3, 4, 5)))
     print(f"Wrote {', '.join(path.name for path in files)} to {args.out}")
     return 0
@@ -118,7 +119,9 @@ def add_commands(subparsers) -> argparse.ArgumentParser:
     embed.add_argument(
         "--device", help="torch device for transformer models (default: cuda if available)"
     )
-    embed.add_argument("--batch-size", type=int, default=256, help="strings per forward pass")
+    embed.add_argument(
+        "--batch-size", type=bounded(int, 1), default=256, help="strings per forward pass"
+    )
     embed.set_defaults(handler=cmd_embed)
     return embed
 

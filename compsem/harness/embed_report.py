@@ -137,10 +137,11 @@ def report_comments(report: dict, command: str) -> list[str]:
     ]
 
 
-def write_report(report: dict, out: Path, command: str) -> list[Path]:
-    """``results.json``, ``tables.md``, ``scores.tsv`` and heatmap PNGs, written atomically."""
+def write_report(report: dict, out: Path, command: str, force: bool = False) -> list[Path]:
+    """``results.json``, ``tables.md``, ``scores.tsv`` and heatmap PNGs, written atomically
+    (``force``: as :func:`compsem.output_folder.check_output_folder` allows)."""
     rows = score_rows(report)
-    with atomic_folder(out, {"kind": REPORT_KIND}) as staging:
+    with atomic_folder(out, {"kind": REPORT_KIND}, force=force) as staging:
         (staging / "results.json").write_text(
             json.dumps({**report, "command": command}, indent=2) + "\n"
         )

@@ -116,6 +116,13 @@ def plan(requests: Sequence[Request], tokenizer, max_length: int) -> list[Pass]:
             raise ValueError(
                 f"row {row}: choice {empty[0]} adds no token to the context; choices must differ"
             )
+        longest = max(len(continuation) for _, continuation in pairs)
+        if longest >= max_length:  # every token of the question would be cut: noise, not a score
+            raise ValueError(
+                f"--max-length {max_length} leaves no room for the question: row {row} has a "
+                f"choice of {longest} tokens; pass --max-length {longest + 1} or more (default: "
+                "the model's context length)"
+            )
         shared = _shared_prefix(pairs)
         if shared is not None:
             # Every choice is the same tokens plus one of its own (often just the answer

@@ -16,6 +16,7 @@ from compsem.harness.offline_models import (
 )
 from compsem.help_format import HelpFormatter
 from compsem.output_folder import results_folder
+from compsem.settings import bounded
 
 
 def cmd_llm(args: argparse.Namespace) -> int:
@@ -88,9 +89,15 @@ def _llm_parser(subparsers) -> None:
         default="smollm2",
         help="Hub id, local folder, or smollm2 (offline)",
     )
-    llm.add_argument("--shots", type=int, default=0, metavar="K", help="demonstrations per row")
-    llm.add_argument("--seed", type=int, default=1, help="seed of the demonstrations drawn")
-    llm.add_argument("--limit", type=int, metavar="N", help="the first N rows (as lm-eval's)")
+    llm.add_argument(
+        "--shots", type=bounded(int, 0), default=0, metavar="K", help="demonstrations per row"
+    )
+    llm.add_argument(
+        "--seed", type=bounded(int, 0), default=1, help="seed of the demonstrations drawn"
+    )
+    llm.add_argument(
+        "--limit", type=bounded(int, 1), metavar="N", help="the first N rows (as lm-eval's)"
+    )
     llm.add_argument("--split", default="test", help="split to evaluate")
     llm.add_argument("--prompt", help="one of the config's declared prompts (default: first)")
     llm.add_argument(
@@ -99,8 +106,12 @@ def _llm_parser(subparsers) -> None:
     llm.add_argument(
         "--no-chat-template", action="store_true", help="plain text even if the model has one"
     )
-    llm.add_argument("--batch-size", type=int, default=32, help="sequences per forward pass")
-    llm.add_argument("--max-length", type=int, help="default: the model's context length")
+    llm.add_argument(
+        "--batch-size", type=bounded(int, 1), default=32, help="sequences per forward pass"
+    )
+    llm.add_argument(
+        "--max-length", type=bounded(int, 1), help="default: the model's context length"
+    )
     llm.add_argument(
         "--backend", choices=["hf", "vllm"], default="hf", help="vllm: GPUs, not tested here"
     )

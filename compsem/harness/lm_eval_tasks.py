@@ -22,6 +22,7 @@ from compsem.card import compsem_metadata
 from compsem.harness.llm_prompts import prompts_for
 from compsem.harness.presets import PRESETS
 from compsem.harness.results import write_text
+from compsem.names import card_files, check_name, check_repo_id
 from compsem.prompts import LLMPrompt
 
 FEWSHOT_SPLITS = ("few_shot", "train")
@@ -47,6 +48,7 @@ def _read_card(dataset: str, revision: str | None) -> tuple[DatasetCard, Path | 
         return DatasetCard.load(readme), folder.resolve()
     if dataset.startswith((".", "/", "~")):
         raise ValueError(f"no folder {dataset}: pass an export folder or a Hub id")
+    check_repo_id(dataset, "export folder or Hub id (no such folder)")
     readme = hf_hub_download(dataset, "README.md", repo_type="dataset", revision=revision)
     return DatasetCard.load(readme), None
 
@@ -67,12 +69,15 @@ def read_configs(card: DatasetCard, folder: Path | None) -> list[ConfigFiles]:
         raise ValueError("the dataset card declares no configs: pass a compsem export or Hub id")
     found = []
     for entry in configs:
-        name, splits = entry["config_name"], {}
-        for data in entry["data_files"]:
-            files = sorted(folder.glob(data["path"])) if folder else []
+        name, splits = check_name(entry.get("config_name"), "config", "the card"), {}
+        for data in entry.get("data_files") or []:
+            split = check_name(data.get("split"), "split", f"the card's config {name}")
+            files = card_files(folder, data.get("path"), f"config {name}") if folder else []
             if folder and not files:
                 raise ValueError(f"config {name!r}: no files match {data['path']} in {folder}")
-            splits[data["split"]] = [str(f) for f in files]
+            splits[split] = [str(f) for f in files]
+        if not splits:
+            raise ValueError(f"the card's config {name!r} lists no data files: rebuild the export")
         columns = pq.read_schema(splits[next(iter(splits))][0]).names if folder else None
         found.append(ConfigFiles(name, splits, tuple(columns or _card_columns(card, name))))
     return found
@@ -81,7 +86,7 @@ def read_configs(card: DatasetCard, folder: Path | None) -> list[ConfigFiles]:
 def _benchmark(card: DatasetCard, configs: list[ConfigFiles]) -> str:
     name = compsem_metadata(card).get("benchmark")
     if name:
-        return name
+        return check_name(name, "benchmark", "the card's compsem block")
     columns = set(configs[0].columns)
     for preset in PRESETS.values():
         if preset.signature and preset.signature <= columns:

@@ -6,6 +6,8 @@ from pathlib import Path
 
 import numpy as np
 
+from compsem.ownership import claim_file
+
 
 def _pyplot():
     import matplotlib  # matplotlib takes a second to import: only plots pay for it
@@ -40,7 +42,7 @@ def _save(plt, figure, axes, title: str, path: Path) -> Path:
     axes.grid(alpha=0.3)
     axes.legend(fontsize=8)
     figure.tight_layout()
-    figure.savefig(path)
+    claim_file(path, lambda partial: figure.savefig(partial, format="png"))
     plt.close(figure)
     return path
 

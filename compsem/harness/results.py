@@ -6,10 +6,11 @@ from __future__ import annotations
 import datetime
 import json
 import math
-import os
 import platform
 from importlib import metadata
 from pathlib import Path
+
+from compsem.ownership import claim_file
 
 SCHEMA_VERSION = 1
 MARKER = "compsem_result"
@@ -111,13 +112,9 @@ def result_name(result: dict) -> str:
 
 
 def write_json(path: Path, payload) -> Path:
-    """Write JSON atomically: a partial file never replaces a complete one."""
-    path = Path(path)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    partial = path.with_name(f".{path.name}.{os.getpid()}.partial")
-    partial.write_text(json.dumps(payload, indent=2, ensure_ascii=False) + "\n")
-    os.replace(partial, path)
-    return path
+    """Write JSON atomically: a partial file never replaces a complete one, and a file compsem
+    did not write is never replaced (:func:`compsem.ownership.claim_file`)."""
+    return write_text(path, json.dumps(payload, indent=2, ensure_ascii=False) + "\n")
 
 
 def write_result(out: Path, result: dict) -> Path:
@@ -125,12 +122,8 @@ def write_result(out: Path, result: dict) -> Path:
 
 
 def write_text(path: Path, text: str) -> Path:
-    path = Path(path)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    partial = path.with_name(f".{path.name}.{os.getpid()}.partial")
-    partial.write_text(text)
-    os.replace(partial, path)
-    return path
+    """Write ``text`` to ``path`` atomically, unless a file compsem did not write is there."""
+    return claim_file(Path(path), lambda partial: partial.write_text(text, encoding="utf-8"))
 
 
 def read_results(paths) -> list[dict]:

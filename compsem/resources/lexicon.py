@@ -7,7 +7,7 @@ from importlib import resources
 from pathlib import Path
 
 from compsem.fingerprint import fingerprint
-from compsem.resources.user_text import read_user_text
+from compsem.resources.user_text import read_user_text, require_file
 
 ADJECTIVE_CLASSES = ("I", "S", "O")  # intersective, subsective, intensional
 CLASS_NAMES = {"I": "intersective", "S": "subsective", "O": "intensional"}
@@ -80,6 +80,5 @@ def parse_adjective_lexicon(text: str, source: str) -> AdjectiveLexicon:
 def load_adjective_lexicon(path: str | Path | None = None) -> AdjectiveLexicon:
     """The shipped lexicon, or a user's TSV file in the same format."""
     path = Path(path) if path is not None else default_lexicon_path()
-    if not path.is_file():
-        raise LexiconError(f"Lexicon file {path} does not exist; pass a TSV file.")
+    require_file(path, LexiconError, "pass a TSV file as the lexicon")
     return parse_adjective_lexicon(read_user_text(path, LexiconError), source=path.name)

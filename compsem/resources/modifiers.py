@@ -19,7 +19,7 @@ import pyarrow as pa
 
 from compsem.fingerprint import fingerprint
 from compsem.resources.lexicon import LexiconError
-from compsem.resources.user_text import read_user_text
+from compsem.resources.user_text import read_user_text, require_file
 
 CATEGORIES = ("intersective", "subsective", "privative")
 CATEGORY_CODES = {"intersective": "int", "subsective": "sub", "privative": "pri"}
@@ -106,10 +106,7 @@ def data_path(name: str) -> Path:
 def read_tsv(path: Path, columns: tuple[str, ...], required: int) -> list[tuple[int, list[str]]]:
     """(line number, fields padded to ``columns``) for each data row; ``#`` lines are comments and
     the header, when present, must name the columns in order."""
-    if not path.is_file():
-        raise LexiconError(
-            f"{path} does not exist; pass a TSV file with columns {', '.join(columns)}."
-        )
+    require_file(path, LexiconError, f"pass a TSV file with columns {', '.join(columns)}")
     rows = []
     for number, line in enumerate(read_user_text(path, LexiconError).splitlines(), start=1):
         if not line.strip() or line.startswith("#"):

@@ -19,3 +19,12 @@ def read_user_text(path: str | Path, error: type[Exception]) -> str:
             f"{path}, line {line}: byte 0x{data[problem.start]:02x} is not UTF-8; save the file "
             "as UTF-8 (most editors offer it under 'Save as' / encoding)."
         ) from None
+
+
+def require_file(path: Path, error: type[Exception], fix: str) -> None:
+    """Raise ``error`` (naming ``path`` and ``fix``) unless ``path`` is a regular file; a
+    device such as /dev/zero or a folder is not "missing", so the message says which it is."""
+    if not path.exists():
+        raise error(f"{path} does not exist; {fix}.")
+    if not path.is_file():
+        raise error(f"{path} is not a regular file (a folder or a device); {fix}.")

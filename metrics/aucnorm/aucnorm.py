@@ -69,13 +69,13 @@ def check_inputs(predictions, references) -> tuple[np.ndarray, np.ndarray]:
     """Validated float scores and 0/1 labels; raises one ValueError naming the problem."""
     try:
         scores = np.asarray(predictions, dtype=np.float64)
-    except (TypeError, ValueError):
+    except (TypeError, ValueError, OverflowError):  # 10**400 overflows a float
         raise ValueError(
             "predictions must be numbers (one score per example); got values that are not"
         ) from None
     try:
         labels = np.asarray(references, dtype=np.float64)
-    except (TypeError, ValueError):
+    except (TypeError, ValueError, OverflowError):  # 10**400 overflows a float
         raise ValueError("references must be the numbers 0 or 1; got values that are not") from None
     if scores.ndim != 1 or labels.ndim != 1:
         raise ValueError(

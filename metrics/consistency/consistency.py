@@ -295,6 +295,8 @@ def consistency_scores(
     batch_size: int = 256,
 ) -> dict:
     """Run the consistency tests (see the module description) and return their scores."""
+    if isinstance(tests, str):  # a bare name: set("intersectivity") would list its letters
+        tests = [tests]
     unknown = sorted(set(tests) - set(TESTS))
     if unknown or not tests:
         raise ValueError(f"unknown tests {unknown or list(tests)}: choose from {list(TESTS)}")

@@ -78,7 +78,7 @@ def check_measurements(shots, scores) -> tuple[np.ndarray, np.ndarray]:
     try:
         values = np.asarray(scores, dtype=np.float64)
         counts = np.asarray(shots, dtype=np.float64)
-    except (TypeError, ValueError):
+    except (TypeError, ValueError, OverflowError):  # 10**400 overflows a float
         raise ValueError("shots and scores must be numbers (one of each per measurement)") from None
     if values.ndim != 1 or counts.ndim != 1:
         raise ValueError(
@@ -107,6 +107,11 @@ def check_measurements(shots, scores) -> tuple[np.ndarray, np.ndarray]:
 def check_curve(shots, scores, runs=None, score_range=(0.0, 1.0)) -> tuple[np.ndarray, np.ndarray]:
     """Validated integer shots and float scores; raises one ValueError naming the problem."""
     shots, values = check_measurements(shots, scores)
+    if runs is not None and not hasattr(runs, "__len__"):
+        raise ValueError(
+            f"runs must be a list of run ids (one per measurement); got a {type(runs).__name__}: "
+            "pass list(runs)"
+        )
     if runs is not None and len(runs) != len(values):
         raise ValueError(
             f"runs has {len(runs)} ids for {len(values)} scores: give one run id per measurement "

@@ -1,0 +1,302 @@
+"""What compsem owns: a manifest of every path it wrote, and one writer at a time.
+
+A folder compsem writes as a whole (an export, an embedding report) holds :data:`MARKER`, a
+manifest: its ``kind``, a random ``token`` drawn for that write, every file it wrote with its
+size and modification time (``files``) and every folder (``folders``). compsem replaces or
+removes only paths listed there and unchanged since; a marker without that manifest (copied,
+hand-written, damaged) proves nothing, so the folder is treated as the user's.
+
+A folder compsem writes files *into* (a harness ``--out``, ``demo --out``) holds
+:data:`FILES_MANIFEST`, the same stamps for each file it wrote there: a file it did not write, or
+one changed since, is never overwritten.
+
+Writers take a lock (``fcntl.flock``) on a file beside their target for the whole write, so a
+second compsem writing the same place fails at once instead of interleaving.
+"""
+
+from __future__ import annotations
+
+import errno
+import fcntl
+import hashlib
+import json
+import os
+import re
+import secrets
+import stat
+from contextlib import contextmanager
+from pathlib import Path
+
+MARKER = ".compsem-export.json"
+FILES_MANIFEST = ".compsem-files.json"
+TOKEN = re.compile(r"[0-9a-f]{32}")
+MOVE_AWAY = "move them out of the folder or choose another --out"
+LOCK_SUFFIX = "compsem-lock"
+LOCK_KEY = "compsem_lock"  # what a lock file holds, so that only compsem's are ever removed
+
+
+class OutputFolderError(ValueError):
+    """compsem must not write there (yet): the message says what to do."""
+
+
+def new_token() -> str:
+    return secrets.token_hex(16)
+
+
+def sibling(target: Path, suffix: str) -> Path:
+    """``.NAME.SUFFIX`` beside ``target``, the name shortened (with a digest, so it stays unique)
+    where it would pass the file system's 255-byte limit."""
+    name = target.name
+    if len(f".{name}.{suffix}".encode()) > 200:  # room for mkdtemp's random part
+        digest = hashlib.blake2b(name.encode(), digest_size=8).hexdigest()
+        name = f"{name.encode()[:100].decode(errors='ignore')}-{digest}"
+    return target.with_name(f".{name}.{suffix}")
+
+
+def stamp(path: Path) -> list[int]:
+    status = path.lstat()
+    return [status.st_size, status.st_mtime_ns]
+
+
+def walk(folder: Path) -> tuple[dict[str, list[int]], list[str]]:
+    """``(files, folders)`` under ``folder``: regular files with their stamps, and folders, by
+    path relative to ``folder`` (symbolic links are neither: compsem never writes one)."""
+    files, folders = {}, []
+    for root, dirs, names in os.walk(folder):
+        base = Path(root)
+        for name in sorted(dirs):
+            if not (base / name).is_symlink():
+                folders.append(str((base / name).relative_to(folder)))
+        for name in names:
+            path = base / name
+            if stat.S_ISREG(path.lstat().st_mode):
+                files[str(path.relative_to(folder))] = stamp(path)
+    return dict(sorted(files.items())), sorted(folders)
+
+
+def _safe_relative(path) -> bool:
+    return (
+        isinstance(path, str)
+        and bool(path)
+        and not Path(path).is_absolute()
+        and ".." not in Path(path).parts
+        and "\x00" not in path
+    )
+
+
+def read_manifest(folder: Path, name: str = MARKER) -> dict | None:
+    """The manifest ``name`` in ``folder``, None when there is none, or one OutputFolderError
+    when it cannot be read or is not one compsem wrote."""
+    path = Path(folder) / name
+    try:
+        data = json.loads(path.read_bytes())
+    except FileNotFoundError:
+        return None
+    except OSError as error:
+        raise OutputFolderError(
+            f"{path} cannot be read ({error.strerror}); make it readable (chmod u+r) or choose "
+            "another --out."
+        ) from None
+    except ValueError:
+        data = None
+    files = data.get("files") if isinstance(data, dict) else None
+    folders = data.get("folders", []) if isinstance(data, dict) else None
+    valid = (
+        isinstance(files, dict)
+        and all(_safe_relative(p) and _is_stamp(s) for p, s in files.items())
+        and isinstance(folders, list)
+        and all(_safe_relative(p) for p in folders)
+        and (name != MARKER or _is_export_marker(data))
+    )
+    if not valid:
+        raise OutputFolderError(
+            f"{path} is not a manifest compsem wrote (damaged, hand-edited, copied or from an "
+            "older compsem), so compsem cannot tell its files from yours and touches none of "
+            f"them: delete {path} and the files you do not need yourself, or choose another --out."
+        )
+    return data
+
+
+def _is_stamp(value) -> bool:
+    return (
+        isinstance(value, list)
+        and len(value) == 2
+        and all(isinstance(v, int) and not isinstance(v, bool) for v in value)
+    )
+
+
+def _is_export_marker(data: dict) -> bool:
+    return (
+        isinstance(data.get("kind"), str)
+        and isinstance(data.get("token"), str)
+        and TOKEN.fullmatch(data["token"]) is not None
+        and isinstance(data.get("configs", []), list)
+    )
+
+
+def foreign_paths(folder: Path, manifest: dict, changed: bool = True) -> list[str]:
+    """Paths under ``folder`` that ``manifest`` does not list as written by compsem, or (with
+    ``changed``) that changed since; outermost only: a foreign folder's contents are not listed
+    again."""
+    files, folders = manifest["files"], set(manifest.get("folders", []))
+    foreign = []
+    for root, dirs, names in os.walk(folder):
+        base = Path(root)
+        for name in sorted(dirs):
+            relative = str((base / name).relative_to(folder))
+            if relative not in folders or (base / name).is_symlink():
+                foreign.append(relative + "/")
+        dirs[:] = [d for d in dirs if str((base / d).relative_to(folder)) in folders]
+        for name in sorted(names):
+            path = base / name
+            relative = str(path.relative_to(folder))
+            if relative == MARKER:
+                continue
+            listed = relative in files and not path.is_symlink()
+            if not listed or (changed and files[relative] != stamp(path)):
+                foreign.append(relative)
+    return sorted(foreign)
+
+
+def describe(paths: list[str], limit: int = 5) -> str:
+    shown = ", ".join(paths[:limit])
+    return shown + (f" and {len(paths) - limit} more" if len(paths) > limit else "")
+
+
+def remove_listed(folder: Path, manifest: dict) -> None:
+    """Remove the files and (then empty) folders ``manifest`` lists, its marker, and ``folder``
+    itself if nothing else is left in it."""
+    for relative in manifest["files"]:
+        path = folder / relative
+        if path.is_file() and not path.is_symlink():
+            path.unlink()
+    for relative in sorted(manifest.get("folders", []), key=len, reverse=True):
+        try:
+            (folder / relative).rmdir()
+        except OSError:  # absent, or holds something compsem did not write
+            pass
+    (folder / MARKER).unlink(missing_ok=True)
+    try:
+        folder.rmdir()
+    except OSError:
+        pass
+
+
+def restamp(folder: Path, relative: str) -> None:
+    """Record in ``folder``'s manifest that compsem itself just rewrote ``relative`` (the card's
+    audit section), so that the file still counts as compsem's."""
+    manifest = read_manifest(folder)
+    manifest["files"][relative] = stamp(Path(folder) / relative)
+    write_json_atomically(Path(folder) / MARKER, manifest)
+
+
+@contextmanager
+def writer_lock(target: Path, wait: bool = False):
+    """Hold an exclusive lock on ``.NAME.compsem-lock`` beside ``target`` for the block; a second writer
+    fails at once (``wait``: waits its turn, as for a shared cache that the first fills). The lock
+    file is removed when released."""
+    target = Path(target)
+    lock = sibling(target, LOCK_SUFFIX)
+    while True:
+        try:
+            handle = os.open(lock, os.O_RDWR | os.O_CREAT, 0o666)
+        except OSError as error:
+            raise OutputFolderError(
+                f"Cannot write beside {target} ({error.strerror}); choose an --out folder you can "
+                "write to."
+            ) from None
+        try:
+            fcntl.flock(handle, fcntl.LOCK_EX if wait else fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except OSError as error:
+            os.close(handle)
+            if error.errno not in (errno.EAGAIN, errno.EACCES):
+                raise
+            raise OutputFolderError(
+                f"another compsem process is writing {target} (it holds {lock}); wait for it to "
+                "finish, or choose another --out."
+            ) from None
+        try:  # the holder before us may have removed the file between our open and our lock
+            same = os.path.samestat(os.fstat(handle), os.stat(lock))
+        except FileNotFoundError:
+            same = False
+        if same:
+            break
+        os.close(handle)
+    os.ftruncate(handle, 0)
+    os.pwrite(handle, json.dumps({LOCK_KEY: os.getpid()}).encode(), 0)
+    try:
+        yield
+    finally:
+        lock.unlink(missing_ok=True)
+        os.close(handle)
+
+
+def remove_stale_locks(folder: Path) -> None:
+    """Remove the lock files in ``folder`` that compsem wrote (they say so) and no process
+    holds: those of killed runs. A lock file someone holds, or any other file, is left alone."""
+    for path in Path(folder).glob(f".*.{LOCK_SUFFIX}"):
+        try:
+            handle = os.open(path, os.O_RDWR | os.O_NOFOLLOW)
+        except OSError:
+            continue
+        try:
+            fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            content = json.loads(os.pread(handle, 200, 0) or b"null")
+            if isinstance(content, dict) and LOCK_KEY in content:
+                if os.path.samestat(os.fstat(handle), os.stat(path)):
+                    path.unlink()
+        except (OSError, ValueError):
+            pass  # held by a running writer, gone meanwhile, or not compsem's
+        finally:
+            os.close(handle)
+
+
+def claim_file(path: Path, write) -> Path:
+    """Write the file ``path`` with ``write(partial_path)`` unless a file compsem did not write
+    (or one changed since) is there, and record it in the folder's :data:`FILES_MANIFEST`."""
+    path = Path(path)
+    folder = path.parent
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+    except OSError as error:
+        raise OutputFolderError(
+            f"Cannot create {folder} ({error.strerror}); choose an --out folder you can write to."
+        ) from None
+    with writer_lock(folder / FILES_MANIFEST):
+        manifest = read_manifest(folder, FILES_MANIFEST) or {"files": {}}
+        recorded = manifest["files"].get(path.name)
+        if os.path.lexists(path) and (path.is_symlink() or recorded != stamp(path)):
+            raise OutputFolderError(
+                f"{path} exists and compsem did not write it (or it changed since); compsem never "
+                f"overwrites such a file: move it away or choose another --out."
+            )
+        partial = sibling(path, f"{os.getpid()}.partial")
+        try:
+            write(partial)
+            if os.path.lexists(path):
+                os.chmod(partial, stat.S_IMODE(path.stat().st_mode))
+            os.replace(partial, path)
+        finally:
+            partial.unlink(missing_ok=True)
+        manifest["files"][path.name] = stamp(path)
+        write_json_atomically(folder / FILES_MANIFEST, manifest)
+    return path
+
+
+def record_file(path: Path) -> None:
+    """Record the current stamp of ``path``, a file compsem claimed and then appended to (a log),
+    so that it still counts as compsem's."""
+    path = Path(path)
+    with writer_lock(path.parent / FILES_MANIFEST):
+        manifest = read_manifest(path.parent, FILES_MANIFEST) or {"files": {}}
+        manifest["files"][path.name] = stamp(path)
+        write_json_atomically(path.parent / FILES_MANIFEST, manifest)
+
+
+def write_json_atomically(path: Path, payload: dict) -> None:
+    partial = sibling(path, f"{os.getpid()}.partial")
+    try:
+        partial.write_text(json.dumps(payload, indent=2, sort_keys=True) + "\n")
+        os.replace(partial, path)
+    finally:
+        partial.unlink(missing_ok=True)

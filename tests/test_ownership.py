@@ -1,0 +1,350 @@
+"""compsem deletes and overwrites only what it wrote: one test per case of the data-safety
+review (forged markers, user files inside an export, two writers, temporary folders, result
+files and logs, card edits, modes, disk full), each with the user's files checked byte for byte."""
+
+import hashlib
+import json
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+import pytest
+
+from compsem.audit import audit_folder
+from compsem.card import NOT_AUDITED
+from compsem.cli import main
+from compsem.harness.results import write_json, write_text
+from compsem.output_folder import (
+    MARKER,
+    OutputFolderError,
+    atomic_folder,
+    check_output_folder,
+    remove_dead_staging,
+)
+from compsem.ownership import FILES_MANIFEST, claim_file, writer_lock
+from compsem.process_guard import claim_folder, private_tempdir
+from tests.harness_data import tiny_plane_export
+
+KIND = "montague export"
+
+
+def checksums(folder: Path) -> dict:
+    """Every path under ``folder`` with the SHA-256 of its bytes and its mode."""
+    return {
+        str(path.relative_to(folder)): (
+            hashlib.sha256(path.read_bytes()).hexdigest() if path.is_file() else None,
+            path.stat().st_mode,
+        )
+        for path in sorted(folder.rglob("*"))
+    }
+
+
+@pytest.fixture(scope="module")
+def montague(tmp_path_factory) -> Path:
+    """A real export of Montague's ``an`` config (seconds), copied by the tests that change it."""
+    out = tmp_path_factory.mktemp("exports") / "montague"
+    assert main(["build", "montague", "--out", str(out), "--config", "an"]) == 0
+    return out
+
+
+def copy_of(export: Path, tmp_path: Path) -> Path:
+    target = tmp_path / "export"
+    shutil.copytree(export, target)  # copy2 keeps the stamps the manifest lists
+    return target
+
+
+def user_folder(tmp_path: Path) -> Path:
+    folder = tmp_path / "mine"
+    (folder / "sub").mkdir(parents=True)
+    (folder / "thesis.tex").write_text("\\chapter{One}")
+    (folder / "sub" / "data.csv").write_text("a,b\n1,2\n")
+    return folder
+
+
+@pytest.mark.parametrize(
+    "marker",
+    [
+        '{"kind": "montague export"}',
+        '{"kind": "montague export", "configs": ["an"], "files": {}, "folders": []}',
+        "[1, 2]",
+        '"a string"',
+        '{"kind": "montague export", "configs": 5, "token": "0123456789abcdef0123456789abcdef", '
+        '"files": {}, "folders": []}',
+        '{"kind": "montague export", "token": "0123456789abcdef0123456789abcdef", '
+        '"files": {"../../etc/passwd": [1, 2]}, "folders": []}',
+        "{not json",
+    ],
+    ids=["kind-only", "no-token", "list", "string", "configs-5", "escaping-path", "not-json"],
+)
+@pytest.mark.parametrize("force", [False, True])
+def test_a_forged_or_damaged_marker_is_one_error_and_deletes_nothing(
+    tmp_path, capsys, marker, force
+):
+    folder = user_folder(tmp_path)
+    (folder / MARKER).write_text(marker)
+    before = checksums(folder)
+    argv = ["build", "montague", "--out", str(folder), "--config", "an"]
+    assert main(argv + ["--force"] * force) == 2
+    err = capsys.readouterr().err
+    assert "is not a manifest compsem wrote" in err and "Traceback" not in err
+    assert len(err.strip().splitlines()) == 1
+    assert checksums(folder) == before
+
+
+def test_a_genuine_marker_copied_into_a_users_folder_protects_its_files(montague, tmp_path, capsys):
+    folder = user_folder(tmp_path)
+    shutil.copy2(montague / MARKER, folder / MARKER)
+    before = checksums(folder)
+    for force in ([], ["--force"]):
+        code = main(["build", "montague", "--out", str(folder), "--config", "an", *force])
+        err = capsys.readouterr().err
+        if not force:
+            assert code == 2 and "sub/, thesis.tex" in err and "--force" in err
+    assert (folder / "thesis.tex").read_text() == "\\chapter{One}"
+    assert (folder / "sub" / "data.csv").read_text() == "a,b\n1,2\n"
+    after = checksums(folder)
+    assert all(after[path] == value for path, value in before.items() if path != MARKER)
+
+
+def test_user_files_inside_an_export_survive_a_rebuild(montague, tmp_path, capsys):
+    out = copy_of(montague, tmp_path)
+    (out / "my_notes.md").write_text("notes")
+    (out / "my_plots").mkdir()
+    (out / "my_plots" / "a.png").write_bytes(b"\x89PNG")
+    (out / "an" / "mine.txt").write_text("inside a config folder")
+    before = checksums(out)
+    argv = ["build", "montague", "--out", str(out), "--config", "an"]
+    assert main(argv) == 2
+    err = capsys.readouterr().err
+    assert "an/mine.txt, my_notes.md, my_plots/" in err and "--force" in err
+    assert checksums(out) == before  # refused before any work
+    assert main([*argv, "--force"]) == 0
+    assert (out / "my_notes.md").read_text() == "notes"
+    assert (out / "my_plots" / "a.png").read_bytes() == b"\x89PNG"
+    assert (out / "an" / "mine.txt").read_text() == "inside a config folder"
+    assert not [p for p in tmp_path.iterdir() if p.name.startswith(".")]  # no retired folder
+
+
+def test_a_changed_card_is_refused_without_force_and_replaced_with_it(montague, tmp_path, capsys):
+    out = copy_of(montague, tmp_path)
+    with open(out / "README.md", "a") as card:
+        card.write("my edit\n")
+    argv = ["build", "montague", "--out", str(out), "--config", "an"]
+    assert main(argv) == 2 and "README.md" in capsys.readouterr().err
+    assert main([*argv, "--force"]) == 0
+    assert "my edit" not in (out / "README.md").read_text()
+
+
+def test_a_second_writer_fails_at_once_while_the_first_holds_the_lock(tmp_path):
+    out = tmp_path / "new"
+    with writer_lock(out):
+        started = time.monotonic()
+        done = subprocess.run(
+            [sys.executable, "-m", "compsem.cli", "build", "montague", "--out", str(out)],
+            capture_output=True,
+            text=True,
+            timeout=120,
+        )
+        assert done.returncode == 2, done.stderr
+        assert "another compsem process is writing" in done.stderr
+        assert "Traceback" not in done.stderr
+        assert time.monotonic() - started < 60  # refused before any build
+    assert not out.exists()
+    assert not (tmp_path / ".new.compsem-lock").exists()
+
+
+def test_two_real_builds_into_one_new_folder_one_wins_whole(tmp_path):
+    out = tmp_path / "out"
+    command = [sys.executable, "-m", "compsem.cli", "build", "montague", "--out", str(out)]
+    runs = [
+        subprocess.Popen([*command, "--config", config], stderr=subprocess.PIPE, text=True)
+        for config in ("an", "lexicon")
+    ]
+    results = [(run.wait(timeout=300), run.stderr.read()) for run in runs]
+    winners = [
+        config for config, (code, _) in zip(("an", "lexicon"), results, strict=True) if code == 0
+    ]
+    assert len(winners) == 1, results
+    loser = next(err for code, err in results if code != 0)
+    assert "another compsem process is writing" in loser or "would drop" in loser, loser
+    assert json.loads((out / MARKER).read_text())["configs"] == winners
+    assert sorted(p.name for p in out.iterdir()) == sorted([MARKER, "README.md", winners[0]])
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["out"]
+
+
+def test_cleanup_removes_only_folders_carrying_compsems_token(tmp_path, monkeypatch):
+    gone = subprocess.Popen(["true"])
+    gone.wait()
+    notes = tmp_path / "compsem-2024-project-notes"
+    notes.mkdir()
+    (notes / "todo.txt").write_text("mine")
+    fake = tmp_path / f"compsem-{gone.pid}-forged"  # a dead pid, but no token
+    fake.mkdir()
+    dead = tmp_path / f"compsem-{gone.pid}-abcd"
+    dead.mkdir()
+    monkeypatch.setattr(os, "getpid", lambda: gone.pid)
+    claim_folder(dead)
+    monkeypatch.undo()
+    monkeypatch.setattr(tempfile, "tempdir", str(tmp_path))
+    monkeypatch.setenv("TMPDIR", str(tmp_path))
+    mine = private_tempdir()
+    assert (notes / "todo.txt").read_text() == "mine" and fake.is_dir()
+    assert not dead.exists() and mine.is_dir()
+    shutil.rmtree(mine)
+
+
+def test_result_files_never_replace_a_users_file(tmp_path):
+    (tmp_path / "summary.md").write_text("my summary")
+    with pytest.raises(OutputFolderError, match="summary.md exists and compsem did not write it"):
+        write_text(tmp_path / "summary.md", "compsem's")
+    assert (tmp_path / "summary.md").read_text() == "my summary"
+    write_json(tmp_path / "result.json", {"a": 1})
+    write_json(tmp_path / "result.json", {"a": 2})  # compsem's own: replaced
+    assert json.loads((tmp_path / "result.json").read_text()) == {"a": 2}
+    (tmp_path / "result.json").write_text("edited by hand")
+    with pytest.raises(OutputFolderError, match="or it changed since"):
+        write_json(tmp_path / "result.json", {"a": 3})
+    assert (tmp_path / "result.json").read_text() == "edited by hand"
+    (tmp_path / FILES_MANIFEST).write_text("[broken")
+    with pytest.raises(OutputFolderError, match="not a manifest compsem wrote"):
+        write_json(tmp_path / "other.json", {})
+
+
+def test_demo_never_truncates_a_users_log(tmp_path, capsys):
+    out = tmp_path / "demo"
+    out.mkdir()
+    (out / "demo.log").write_text("my log")
+    assert main(["demo", "--out", str(out), "--benchmarks", "montague"]) == 2
+    assert "demo.log exists and compsem did not write it" in capsys.readouterr().err
+    assert (out / "demo.log").read_text() == "my log"
+    assert sorted(p.name for p in out.iterdir()) == ["demo.log"]
+
+
+def test_audit_writes_only_into_the_card_of_an_export_compsem_wrote(montague, tmp_path, capsys):
+    hand = tiny_plane_export(tmp_path / "hand")
+    card = hand / "README.md"
+    card.chmod(0o444)
+    before = checksums(hand)
+    code = main(["audit", str(hand), "--benchmark", "plane", "--no-hypothesis-only"])
+    assert code in (0, 1)
+    assert "was left as it is" in capsys.readouterr().err
+    assert checksums(hand) == before and card.stat().st_mode & 0o777 == 0o444
+    out = copy_of(montague, tmp_path)
+    assert NOT_AUDITED in (out / "README.md").read_text()
+    (out / "README.md").chmod(0o444)
+    report = audit_folder(out, hypothesis_only=False)
+    assert report.card_note is None
+    assert NOT_AUDITED not in (out / "README.md").read_text()
+    assert (out / "README.md").stat().st_mode & 0o777 == 0o444
+    # the audit keeps the card compsem's: a rebuild still replaces the export
+    assert main(["build", "montague", "--out", str(out), "--config", "an"]) == 0
+
+
+def test_audit_json_never_replaces_a_users_file(montague, tmp_path, capsys):
+    (tmp_path / "report.json").write_text("mine")
+    argv = ["audit", str(montague), "--no-hypothesis-only", "--no-card"]
+    assert main([*argv, "--json", str(tmp_path / "report.json")]) == 2
+    assert "compsem did not write it" in capsys.readouterr().err
+    assert (tmp_path / "report.json").read_text() == "mine"
+
+
+def test_a_private_out_keeps_its_mode_and_a_new_one_follows_the_umask(montague, tmp_path):
+    out = copy_of(montague, tmp_path)
+    out.chmod(0o700)
+    assert main(["build", "montague", "--out", str(out), "--config", "an"]) == 0
+    assert out.stat().st_mode & 0o777 == 0o700
+    umask = os.umask(0o027)
+    try:
+        with atomic_folder(tmp_path / "fresh", {"kind": KIND}) as staging:
+            (staging / "a.txt").write_text("a")
+    finally:
+        os.umask(umask)
+    assert (tmp_path / "fresh").stat().st_mode & 0o777 == 0o750
+
+
+def test_a_long_out_name_gets_short_staging_and_lock_names(tmp_path):
+    out = tmp_path / ("x" * 250)
+    with atomic_folder(out, {"kind": KIND}) as staging:
+        assert len(staging.name) < 255
+        (staging / "a.txt").write_text("a")
+    assert (out / "a.txt").read_text() == "a"
+    assert sorted(p.name for p in tmp_path.iterdir()) == [out.name]
+
+
+def test_a_swallowed_ctrl_c_stops_the_final_rename(montague, tmp_path, monkeypatch):
+    out = copy_of(montague, tmp_path)
+    before = checksums(out)
+    monkeypatch.setattr("compsem.output_folder.interrupted", lambda: True)
+    with pytest.raises(KeyboardInterrupt), atomic_folder(out, {"kind": KIND}) as staging:
+        (staging / "README.md").write_text("new")  # the build "went on" after Ctrl-C
+    assert checksums(out) == before
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["export"]
+
+
+def test_a_full_disk_is_one_error_and_leaves_the_export(montague, tmp_path):
+    disk = tmp_path / "disk"
+    disk.mkdir()
+    mounted = subprocess.run(
+        ["mount", "-t", "tmpfs", "-o", "size=1m", "tmpfs", str(disk)], capture_output=True
+    )
+    if mounted.returncode != 0:
+        pytest.skip(f"cannot mount a tmpfs here: {mounted.stderr.decode().strip()}")
+    try:
+        out = copy_of(montague, disk) if _fits(montague) else disk / "export"
+        before = checksums(disk)
+        with pytest.raises(OutputFolderError, match="is full; free some space"):
+            with atomic_folder(out, {"kind": KIND}) as staging:
+                (staging / "big.bin").write_bytes(b"\0" * 2 * 2**20)
+        assert checksums(disk) == before
+    finally:
+        subprocess.run(["umount", str(disk)], check=True)
+
+
+def _fits(export: Path) -> bool:
+    return sum(p.stat().st_size for p in export.rglob("*") if p.is_file()) < 600_000
+
+
+def test_claim_file_refuses_a_symlink_planted_at_its_name(tmp_path):
+    (tmp_path / "target.txt").write_text("elsewhere")
+    (tmp_path / "out").mkdir()
+    (tmp_path / "out" / "summary.md").symlink_to(tmp_path / "target.txt")
+    with pytest.raises(OutputFolderError, match="compsem did not write it"):
+        claim_file(tmp_path / "out" / "summary.md", lambda p: p.write_text("x"))
+    assert (tmp_path / "target.txt").read_text() == "elsewhere"
+
+
+def test_stale_lock_files_of_killed_runs_go_and_others_stay(tmp_path):
+    with writer_lock(tmp_path / "held"):
+        stale = tmp_path / ".killed.compsem-lock"
+        stale.write_text('{"compsem_lock": 1}')  # what a killed run leaves
+        users = tmp_path / ".mine.compsem-lock"
+        users.write_text("a user's file that happens to have the name")
+        remove_dead_staging(tmp_path / "any")
+        assert not stale.exists() and users.exists()
+        assert (tmp_path / ".held.compsem-lock").exists()  # held: left to its writer
+    assert sorted(p.name for p in tmp_path.iterdir()) == [".mine.compsem-lock"]
+
+
+def test_an_unreadable_marker_is_named_as_unreadable(montague, tmp_path, monkeypatch):
+    out = copy_of(montague, tmp_path)
+
+    def refuse(self):
+        raise PermissionError(13, "Permission denied")
+
+    monkeypatch.setattr(Path, "read_bytes", refuse)
+    with pytest.raises(OutputFolderError, match="cannot be read .Permission denied.; make it"):
+        check_output_folder(out, KIND)
+
+
+def test_a_file_added_during_the_build_is_kept_and_the_export_left(montague, tmp_path):
+    out = copy_of(montague, tmp_path)
+    with pytest.raises(OutputFolderError, match="changed in .* during the build"):
+        with atomic_folder(out, {"kind": KIND}) as staging:
+            (staging / "README.md").write_text("new")
+            (out / "late.txt").write_text("written while compsem built")
+    assert (out / "late.txt").read_text() == "written while compsem built"
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["export"]
