@@ -78,6 +78,13 @@ def test_groups_average_only_resamples_of_one_regime(plane, tmp_path):
     }
     task = load_yaml(tmp_path / "plane" / "compsem_plane_goood_split_2.yaml")
     assert task["tag"] == ["compsem_plane"]
+    from lm_eval.tasks import TaskManager
+
+    manager = TaskManager(include_path=str(tmp_path))
+    tagged = manager.load("compsem_plane")  # the tag: every task, in no group
+    assert sorted(tagged["tasks"]) == sorted(written.tasks) and not tagged["groups"]
+    groups = manager.load(list(written.groups))["group_map"]
+    assert groups == written.groups  # lm-eval reads each group with its own tasks
     readme = (tmp_path / "plane" / "README.md").read_text()
     assert (
         "| `compsem_plane_goood` | `compsem_plane_goood_split_1`, `compsem_plane_goood_split_2`"
@@ -192,3 +199,15 @@ def test_lm_eval_reads_an_export_named_by_metadata_and_agrees_row_for_row(smollm
     for sample, row in zip(samples, rows, strict=True):
         lm_eval_scores = [float(r[0]) for r in sample["filtered_resps"]]
         assert row["log_likelihoods"] == pytest.approx(lm_eval_scores, abs=1e-4)
+
+
+def test_a_folder_holding_other_tasks_is_refused_before_anything_is_written(rnpc, tmp_path):
+    old_group = tmp_path / "rnpc" / "_compsem_rnpc.yaml"  # compsem's former group, now a tag
+    old_group.parent.mkdir()
+    old_group.write_text("group: compsem_rnpc\n")
+    with pytest.raises(ValueError, match="holds task files this export does not write"):
+        write_tasks(str(rnpc), tmp_path)
+    assert [p.name for p in old_group.parent.iterdir()] == [old_group.name]
+    old_group.unlink()
+    write_tasks(str(rnpc), tmp_path)
+    write_tasks(str(rnpc), tmp_path)  # writing the same export again is fine

@@ -190,9 +190,23 @@ def _source(dataset: str, config: str, export: str | None, benchmark: str, revis
     return source
 
 
-def _dump(path: Path, payload: dict) -> None:
-    text = yaml.dump(payload, Dumper=_Dumper, sort_keys=False, allow_unicode=True, width=1000)
-    write_text(path, text)
+def _yaml(payload: dict) -> str:
+    return yaml.dump(payload, Dumper=_Dumper, sort_keys=False, allow_unicode=True, width=1000)
+
+
+def _write_folder(target: Path, files: dict[str, str]) -> None:
+    """Write ``files`` into ``target``; one clear error, before writing anything, where it
+    holds task YAMLs this run would not write (another export's, or an older compsem's whose
+    group ``compsem_<benchmark>`` would clash with the tag)."""
+    stale = sorted(p.name for p in target.glob("*.yaml") if p.name not in files)
+    if stale:
+        raise ValueError(
+            f"{target} holds task files this export does not write ({', '.join(stale[:3])}"
+            f"{' …' if len(stale) > 3 else ''}): lm-eval would load them too; pass an --out "
+            "whose <benchmark> folder is empty or was written from this export"
+        )
+    for name, text in files.items():
+        write_text(target / name, text)
 
 
 def family_groups(
@@ -237,7 +251,7 @@ def write_tasks(dataset: str, out: Path, revision: str | None = None) -> TaskFol
     target = Path(out) / benchmark
     export = os.path.relpath(folder, target.resolve()) if folder else None
     version = str(compsem_metadata(card).get("version") or "0")
-    tasks, aucnorm = {}, {}
+    tasks, aucnorm, files = {}, {}, {}
     for config in configs.values():
         prompt = prompts_for(benchmark, config.columns)[0]
         task = f"compsem_{benchmark}_{config.name}"
@@ -246,22 +260,21 @@ def write_tasks(dataset: str, out: Path, revision: str | None = None) -> TaskFol
         source = _source(dataset, config.name, export, benchmark, revision)
         entry = task_yaml(task, config, prompt, source, meta)
         if entry is not None:
-            _dump(target / f"{task}.yaml", entry)
+            files[f"{task}.yaml"] = _yaml(entry)
             tasks[config.name], aucnorm[config.name] = task, meta["aucnorm"]
     if not tasks:
         raise ValueError(f"no config of {dataset} has a test split to evaluate")
     spec = BENCHMARKS.get(benchmark)
     groups = family_groups(benchmark, spec.task_families if spec else (), configs, tasks)
-    for group, (_, members) in groups.items():
-        metrics = metric_list(aucnorm[members[0]])
-        _dump(
-            target / f"_{group}.yaml",
-            group_yaml(group, [tasks[m] for m in members], metrics, version),
-        )
-    write_text(target / "utils.py", UTILS.read_text())
-    if any(aucnorm.values()):
-        write_text(target / "aucnorm.py", (module_folder("aucnorm") / "aucnorm.py").read_text())
-    readme = task_readme(benchmark, card, dataset, export, tasks, groups, configs, aucnorm)
-    write_text(target / "README.md", readme)
     members = {group: [tasks[m] for m in names] for group, (_, names) in groups.items()}
+    for group, (_, names) in groups.items():
+        metrics = metric_list(aucnorm[names[0]])
+        files[f"_{group}.yaml"] = _yaml(group_yaml(group, members[group], metrics, version))
+    files["utils.py"] = UTILS.read_text()
+    if any(aucnorm.values()):
+        files["aucnorm.py"] = (module_folder("aucnorm") / "aucnorm.py").read_text()
+    files["README.md"] = task_readme(
+        benchmark, card, dataset, export, tasks, groups, configs, aucnorm
+    )
+    _write_folder(target, files)
     return TaskFolder(benchmark, target, list(tasks.values()), members)
