@@ -16,8 +16,8 @@ FORMAT_CHANGELOG = {
     "2": "one group per family of comparable configs (was one group per benchmark averaging "
     "every config, binary and three-way, controls and subsets included); `compsem_<benchmark>` "
     "is now a tag that runs every task without averaging; BoOQA reports AUCnorm of P(true) "
-    "through `utils.py` (was `acc_norm`); a local export is read relative to the task folder "
-    "(was absolute Parquet paths); this README.",
+    "through `utils.py` (was `acc` and `acc_norm` only); a local export is read relative to the "
+    "task folder (was absolute Parquet paths); this README.",
     "1": "one task per config and one group per benchmark.",
 }
 
