@@ -55,8 +55,9 @@ def _metrics(aucnorm: bool) -> str:
 def _groups_section(benchmark: str, tasks, groups) -> str:
     if not groups:
         return (
-            f"None: no two {benchmark} configs here measure the same thing, so every task is "
-            "reported on its own.\n"
+            f"None: {benchmark} declares no family of configs to average here (configs that "
+            "differ in task, label space or kind of split, or whose rows lie inside another's, "
+            "are never averaged), so every task is reported on its own.\n"
         )
     lines = ["| group | tasks | what it tests |", "|---|---|---|"]
     for group, (family, members) in groups.items():
