@@ -24,6 +24,24 @@ def no_files(config: datasets.BuilderConfig, provenance: dict) -> dict[str, str]
 
 
 @dataclass(frozen=True)
+class TaskFamily:
+    """Configs whose scores may be averaged into one number: one task, one label space, one
+    kind of split (e.g. the five seeded resamples of PLANE's GOoD). ``compsem lm-eval-tasks``
+    writes each family as an lm-eval group; a config in no family is only a task.
+
+    Attributes:
+        name: the group's suffix (``compsem_<benchmark>_<name>``).
+        configs: the member configs; a family never holds an in-distribution control, a
+            hypothesis-only config or a config whose rows lie inside another member's.
+        description: what the family tests, for the task folder's README.
+    """
+
+    name: str
+    configs: tuple[str, ...]
+    description: str
+
+
+@dataclass(frozen=True)
 class BenchmarkSpec:
     """One benchmark.
 
@@ -56,6 +74,9 @@ class BenchmarkSpec:
         llm_prompts: ``((columns, prompts), …)``: the questions ``compsem llm`` and the lm-eval
             tasks ask a causal LM; a config gets the prompts of the first entry whose columns it
             has, the first prompt being the default.
+        task_families: the families of configs whose scores may be averaged (lm-eval groups).
+        aucnorm: whether the paper ranks rows by P(positive) and scores them by AUCnorm
+            (BoOQA §4.2): ``compsem llm`` and the lm-eval tasks report it.
     """
 
     name: str
@@ -77,6 +98,8 @@ class BenchmarkSpec:
     card_context: Mapping[str, Any] = field(default_factory=dict)
     export_files: Callable[[datasets.BuilderConfig, dict], dict[str, str]] = no_files
     llm_prompts: tuple[tuple[frozenset[str], tuple[LLMPrompt, ...]], ...] = ()
+    task_families: tuple[TaskFamily, ...] = ()
+    aucnorm: bool = False
 
     @property
     def version(self) -> str:

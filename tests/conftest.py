@@ -34,6 +34,16 @@ def compsem_cache(tmp_path_factory):
 
 
 @pytest.fixture(scope="session")
+def smollm2() -> str:
+    """The offline SmolLM2-135M-Instruct's folder (CI's setup script converts it once)."""
+    from compsem.harness.offline_models import model_path, setup_smollm2, smollm2_ready
+
+    if not smollm2_ready():
+        setup_smollm2()  # otherwise fetch and convert it now, once
+    return model_path("smollm2")
+
+
+@pytest.fixture(scope="session")
 def plane_export(tmp_path_factory) -> Path:
     """Every generated PLANE config, exported once for the whole session."""
     from compsem.builders.plane import SPEC

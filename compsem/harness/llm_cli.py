@@ -48,9 +48,14 @@ def cmd_llm(args: argparse.Namespace) -> int:
 
 def cmd_lm_eval_tasks(args: argparse.Namespace) -> int:
     written = write_tasks(args.dataset, args.out, revision=args.revision)
-    for benchmark, names in written.items():
-        print(f"{benchmark}: {len(names)} tasks ({', '.join(names)}), group compsem_{benchmark}")
-    print(f"Run them with: lm_eval --include_path {args.out} --tasks compsem_<benchmark> …")
+    print(
+        f"{written.benchmark}: {len(written.tasks)} tasks ({', '.join(written.tasks)}), tag "
+        f"compsem_{written.benchmark} (every task, no average)"
+    )
+    for group, tasks in written.groups.items():
+        print(f"group {group}: the mean over {', '.join(tasks)}")
+    print(f"What each tests: {written.folder / 'README.md'}")
+    print(f"Run them with: lm_eval --include_path {args.out} --tasks compsem_{written.benchmark} …")
     return 0
 
 
@@ -129,9 +134,11 @@ def add_llm_commands(subparsers) -> None:
         "lm-eval-tasks",
         formatter_class=HelpFormatter,
         help="write every config as an lm-evaluation-harness task (YAML)",
-        description="One YAML task per config (compsem_<benchmark>_<config>) plus a group per "
-        "benchmark, with the prompts and choices of compsem llm, reading the export's Parquet "
-        "or the Hub dataset.",
+        description="One YAML task per config (compsem_<benchmark>_<config>, tagged "
+        "compsem_<benchmark>), a group per family of comparable configs (e.g. "
+        "compsem_plane_goood, the mean over the five GOoD splits) and a README, with the "
+        "prompts and choices of compsem llm, reading the export (by its path relative to the "
+        "task folder) or the Hub dataset.",
         epilog="example:\n  compsem lm-eval-tasks hub/plane --out tasks\n  lm_eval --model hf "
         "--model_args pretrained=$(compsem model-path smollm2) --include_path tasks --tasks "
         "compsem_plane_goood_split_1\n",

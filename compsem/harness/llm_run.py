@@ -14,6 +14,7 @@ from pathlib import Path
 
 import numpy as np
 
+from compsem.builders import BENCHMARKS
 from compsem.harness.common import groups_of, load_for_inference, memory_guard
 from compsem.harness.data import Benchmark, load_benchmark
 from compsem.harness.device import resolve
@@ -112,7 +113,8 @@ def extra_scores(bench: Benchmark, references, found: dict, choices) -> dict:
         "reference_shares": {n: float(np.mean(references == i)) for i, n in enumerate(names)},
     }
     positive = bench.schema.positive_label
-    if benchmark_name(bench) == "booqa" and len(set(references.tolist())) == 2:
+    spec = BENCHMARKS.get(benchmark_name(bench))
+    if spec is not None and spec.aucnorm and len(set(references.tolist())) == 2:
         from compsem.metrics.aucnorm.aucnorm import (
             aucnorm_scores,  # a metric script imports evaluate, hence transformers and torch
         )
