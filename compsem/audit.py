@@ -36,6 +36,11 @@ from compsem.output_folder import read_marker
 from compsem.ownership import restamp, stamp, writer_lock
 from compsem.spec import BenchmarkSpec
 
+# How far the hypothesis-only probe's accuracy on validation may lie from its accuracy on test
+# where validation is promised to be drawn the way test is: a validation that shares train's
+# vocabulary gives the probe away (PLANE 2.1.0's One-IT validation: 0.999 against test's 0.50).
+VALIDATION_PROBE_GAP = 0.10
+
 
 class AuditError(ValueError):
     """The folder cannot be audited: the message says why and what to do."""
@@ -165,9 +170,36 @@ def audit_config(
         audit.checks.append(checks.label_distribution(names=label_names)(splits))
     if hypothesis_only:
         audit.probes = probe(splits, spec.audit_hypothesis_field if spec else "hypothesis")
+        promised = spec is not None and regime in spec.audit_validation_as_test
+        gap = validation_like_test(audit.probes, promised)
+        if gap is not None:
+            audit.checks.append(gap)
         if max_hypothesis_only_aucnorm is not None:
             audit.checks.append(_probe_ceiling(audit.probes, max_hypothesis_only_aucnorm))
     return audit
+
+
+def validation_like_test(probes: list[ProbeResult], promised: bool) -> CheckResult | None:
+    """Whether the hypothesis-only probe scores validation like test (accuracy within
+    :data:`VALIDATION_PROBE_GAP`): a validation the probe finds easier than test selects models
+    for what test does not measure. None where either split has no probe accuracy."""
+    scored = {p.evaluated_on: p for p in probes if p.accuracy is not None}
+    if "validation" not in scored or "test" not in scored:
+        return None
+    validation, test = scored["validation"], scored["test"]
+    gap = abs(validation.accuracy - test.accuracy)
+    detail = (
+        f"accuracy validation {validation.accuracy:.3f}, test {test.accuracy:.3f} "
+        f"(gap {gap:.3f}); AUCnorm validation {_number(validation.aucnorm)}, "
+        f"test {_number(test.aucnorm)}"
+    )
+    return CheckResult(
+        f"validation's hypothesis-only accuracy within {VALIDATION_PROBE_GAP:g} of test's",
+        gap <= VALIDATION_PROBE_GAP + 1e-9,
+        detail,
+        promised=promised,
+        numbers={"validation": validation.accuracy, "test": test.accuracy, "gap": gap},
+    )
 
 
 def _probe_ceiling(probes: list[ProbeResult], ceiling: float) -> CheckResult:

@@ -93,13 +93,17 @@ def vocabulary_disjoint(
                             f"{len(shared)} {role}(s) of {evaluation} are {other_role}s in "
                             f"{other} ({_sample(shared)})"
                         )
-        words = set().union(*(_values(splits[pairs[0][0]], role) for role in fields))
         if leaks:
             return CheckResult(name, False, "; ".join(leaks), numbers={"shared": total})
-        others = ", ".join(other for _, other in pairs)
-        return CheckResult(
-            name, True, f"{len(words)} words of {pairs[0][0]} occur nowhere in {others}"
+        held = {evaluation: [] for evaluation, _ in pairs}
+        for evaluation, other in pairs:
+            held[evaluation].append(other)
+        detail = "; ".join(
+            f"{len(set().union(*(_values(splits[split], role) for role in fields)))} words of "
+            f"{split} occur nowhere in {', '.join(others)}"
+            for split, others in held.items()
         )
+        return CheckResult(name, True, detail)
 
     return check
 

@@ -64,6 +64,10 @@ class BenchmarkSpec:
         audit_input_fields: the columns that make a row's model input (duplicate checks);
             default ``premise`` + ``hypothesis``, else the first of ``sentence``/``prompt``/``text``.
         audit_hypothesis_field: the column a hypothesis-only probe reads.
+        audit_validation_as_test: the regimes whose validation is drawn the way test is, so
+            the audit promises the hypothesis-only probe scores it like test (within
+            ``compsem.audit.VALIDATION_PROBE_GAP``); other configs with both splits get the same
+            line, reported but not promised.
         preset: the paper's training and evaluation settings for the harness, if it has any.
         changelog: ``{version: change}``, rendered on the card newest first.
         demo_settings: builder keyword arguments for ``compsem demo`` that change how fast the
@@ -93,6 +97,7 @@ class BenchmarkSpec:
     audit_checks: Mapping[str, Sequence[Check]] = field(default_factory=dict)
     audit_input_fields: tuple[str, ...] | None = None
     audit_hypothesis_field: str = "hypothesis"
+    audit_validation_as_test: frozenset[str] = frozenset()
     changelog: Mapping[str, str] = field(default_factory=dict)
     demo_settings: Callable[[], dict] = dict
     card_context: Mapping[str, Any] = field(default_factory=dict)

@@ -131,7 +131,11 @@ def _generate_and_export(folder: str) -> dict:
     config = PlaneConfig(name="benchmark")
     items = ItemCodes.from_table(pool, ADJECTIVE_CLASSES)
     partition = partition_vocabulary(
-        items, (1, 2, 3), config.test_fraction, np.random.default_rng(0), config.min_label_share
+        items,
+        (1, 2, 3),
+        config.partition_shares,
+        np.random.default_rng(0),
+        config.min_label_share,
     )
     optimised = time.perf_counter()
     split_start = time.perf_counter()

@@ -10,7 +10,13 @@ import pyarrow.parquet as pq
 import pytest
 
 from compsem import audit_checks as checks
-from compsem.audit import AuditError, audit_folder, audit_release, audit_tables
+from compsem.audit import (
+    VALIDATION_PROBE_GAP,
+    AuditError,
+    audit_folder,
+    audit_release,
+    audit_tables,
+)
 from compsem.builders import BENCHMARKS
 from compsem.builders.plane.audit import AUDIT_CHECKS as PLANE_AUDIT_CHECKS
 from compsem.card import AUDIT_START, card_problems
@@ -90,6 +96,20 @@ def test_a_word_leaked_in_another_role_is_caught():
     assert result.broken and "noun(s) of test are hypernyms in train (dog)" in result.detail
 
 
+def test_a_validation_word_shared_with_train_or_test_is_caught():
+    (vocabulary,) = [c for c in PLANE_AUDIT_CHECKS["goood"] if "vocabulary" in c(goood()).name]
+    splits = goood()
+    splits["validation"] = items(("green", "owl", "bird", 2, 1), ("mock", "owl", "bird", 2, 0))
+    clean = vocabulary(splits)
+    assert clean.passed and "4 words of validation occur nowhere in train, test" in clean.detail
+    assert "words of test occur nowhere in train, validation" in clean.detail
+    splits["validation"] = items(("green", "owl", "bird", 2, 1), ("fake", "owl", "bird", 2, 0))
+    result = vocabulary(splits)
+    assert result.broken and "1 adjective(s) of validation are adjectives in train (fake)" in (
+        result.detail
+    )
+
+
 def test_label_and_inference_type_imbalance_are_caught():
     splits = goood()
     splits["test"] = splits["test"].slice(0, 3)
@@ -159,6 +179,33 @@ def test_hypothesis_only_probe_measures_a_planted_artefact():
     ceiling = probe_of(True, max_hypothesis_only_aucnorm=0.5)
     assert [check.name for _, check in ceiling.broken()] == ["hypothesis-only AUCnorm ≤ 0.5"]
     assert probe_of(False, max_hypothesis_only_aucnorm=0.5).ok
+
+
+def test_a_validation_the_probe_finds_easier_than_test_breaks_the_promise():
+    """A validation dealt from train's side (shared hypotheses) against an out-of-distribution
+    test: the probe's accuracy differs by far more than the gap the promise allows."""
+
+    def rows(prefix: str, n: int) -> list[tuple]:
+        return [(f"a{i}", f"{prefix}n{i}", f"{prefix}h{i % 20}", 2, (i % 20) % 2) for i in range(n)]
+
+    train = items(*rows("t", 400))
+    in_distribution = items(*[(f"b{i}", *row[1:]) for i, row in enumerate(rows("t", 100))])
+    splits = {"train": train, "validation": in_distribution, "test": items(*rows("e", 100))}
+    name = f"validation's hypothesis-only accuracy within {VALIDATION_PROBE_GAP:g} of test's"
+
+    def gap_check(config: str, benchmark=None):
+        (audit,) = audit_tables({config: splits}, "x", benchmark).configs
+        (check,) = [c for c in audit.checks if c.name == name]
+        return check
+
+    promised = gap_check("goood_split_1", "plane")
+    assert promised.broken and promised.numbers["validation"] == 1.0
+    assert promised.numbers["test"] == 0.5 and "gap 0.500" in promised.detail
+    # Another benchmark's validation is reported the same way, not promised.
+    reported = gap_check("c")
+    assert reported.passed is False and not reported.broken
+    splits["validation"] = items(*rows("v", 100))  # out of distribution, as test
+    assert gap_check("goood_split_1", "plane").passed
 
 
 def test_without_a_train_split_the_probe_trains_on_half_of_the_first_split():

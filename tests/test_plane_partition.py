@@ -46,7 +46,7 @@ def test_balanced_rows_is_the_largest_balanced_subset(n_types, min_label_share):
 
 
 def random_edges(
-    rng: np.random.Generator, n_rows=400, n_words=40, min_label_share=0.0
+    rng: np.random.Generator, n_rows=400, n_words=40, min_label_share=0.0, n_sides=3
 ) -> Hyperedges:
     words = rng.integers(0, n_words, size=(n_rows, 3))
     words[:, 1] = np.where(words[:, 1] == words[:, 0], (words[:, 0] + 1) % n_words, words[:, 1])
@@ -56,6 +56,7 @@ def random_edges(
         words=words,
         cell=rng.integers(0, 6, n_rows),
         testable=rng.random(n_rows) < 0.8,
+        restricted=(False, False, True) if n_sides == 3 else (False, True),  # both kinds of side
         n_words=n_words,
         n_types=3,
         min_label_share=min_label_share,
@@ -64,57 +65,72 @@ def random_edges(
 
 def kept_counts(edges: Hyperedges, side: np.ndarray) -> np.ndarray:
     """Rows per side and cell, row by row: a row counts on a side when all its words lie there
-    (and, on test, only if it is testable)."""
-    counts = np.zeros((2, edges.n_cells), dtype=np.int64)
+    (and, on a restricted side, only if it is testable)."""
+    counts = np.zeros((edges.n_sides, edges.n_cells), dtype=np.int64)
     for words, cell, testable in zip(edges.words, edges.cell, edges.testable, strict=True):
         sides = {int(side[w]) for w in words if w >= 0}
         if len(sides) == 1:
             (s,) = sides
-            if s == 0 or testable:
+            if testable or not edges.restricted[s]:
                 counts[s, cell] += 1
     return counts
 
 
-def test_moves_predict_the_counts_after_each_single_move():
+@pytest.mark.parametrize("n_sides", [2, 3])
+def test_moves_predict_the_counts_after_each_single_move(n_sides):
     rng = np.random.default_rng(1)
-    edges = random_edges(rng)
-    side = rng.integers(0, 2, edges.n_words)
+    edges = random_edges(rng, n_sides=n_sides)
+    side = rng.integers(0, n_sides, edges.n_words)
     counts, loss, gain = _Moves(edges).evaluate(side)
     assert (counts == kept_counts(edges, side)).all()
     for word in range(edges.n_words):
-        moved = side.copy()
-        moved[word] = 1 - moved[word]
-        after = kept_counts(edges, moved)
-        here, there = side[word], 1 - side[word]
-        assert (after[here] == counts[here] - loss[word]).all()
-        assert (after[there] == counts[there] + gain[word]).all()
+        here = side[word]
+        assert not gain[here, word].any()
+        for there in set(range(n_sides)) - {here}:
+            moved = side.copy()
+            moved[word] = there
+            after = kept_counts(edges, moved)
+            assert (after[here] == counts[here] - loss[word]).all()
+            assert (after[there] == counts[there] + gain[there, word]).all()
+            for other in set(range(n_sides)) - {here, there}:
+                assert (after[other] == counts[other]).all()
+
+
+SHARES = (0.6, 0.2, 0.2)
 
 
 @pytest.mark.parametrize("min_label_share", [0.0, 1 / 6])
 def test_local_search_only_improves_and_is_deterministic(min_label_share):
     rng = np.random.default_rng(2)
     edges = random_edges(rng, n_rows=3000, n_words=120, min_label_share=min_label_share)
-    start = rng.integers(0, 2, edges.n_words)
+    start = rng.integers(0, 3, edges.n_words)
 
     def score(side):
-        counts = kept_counts(edges, side)
-        return float(_score(counts[0], counts[1], 3, 0.2, min_label_share))
+        return float(_score(kept_counts(edges, side), 3, SHARES, min_label_share))
 
-    first = optimise_sides(edges, start, 0.2)
-    second = optimise_sides(edges, start, 0.2)
+    first = optimise_sides(edges, start, SHARES)
+    second = optimise_sides(edges, start, SHARES)
     assert (first.side == second.side).all()
     assert score(first.side) > score(start)
-    assert (first.counts.reshape(2, -1) == kept_counts(edges, first.side)).all()
+    assert (first.counts.reshape(3, -1) == kept_counts(edges, first.side)).all()
     # What the search scores is what balancing under the floor keeps of each side's rows
     # (balanced_rows is checked against brute force above).
-    kept = kept_counts(edges, first.side).reshape(2, 3, 2)
+    kept = kept_counts(edges, first.side).reshape(3, 3, 2)
     assert (first.balanced == balanced_rows(kept, min_label_share)).all()
-    assert first.balanced.sum() > 0
-    # A local optimum: no single move pays.
+    assert (first.balanced > 0).all()  # every side keeps rows: train, validation and test
+    # A local optimum: no single move to any other side pays.
     for word in range(edges.n_words):
-        moved = first.side.copy()
-        moved[word] = 1 - moved[word]
-        assert score(moved) <= score(first.side) + 1e-9
+        for there in set(range(3)) - {first.side[word]}:
+            moved = first.side.copy()
+            moved[word] = there
+            assert score(moved) <= score(first.side) + 1e-9
+
+
+def test_sides_at_their_shares_are_worth_their_rows_and_a_missing_side_costs_its_share():
+    at_shares = np.stack([np.full(6, 30), np.full(6, 10), np.full(6, 10)])  # 180 / 60 / 60 rows
+    assert _score(at_shares, 3, SHARES) == pytest.approx(300 + 0.01 * 300)
+    no_validation = at_shares * np.array([[1], [0], [1]])  # 240 rows, validation lacks 48
+    assert _score(no_validation, 3, SHARES) == pytest.approx(240 - 48 / 0.2 + 0.01 * 240)
 
 
 @pytest.mark.slow

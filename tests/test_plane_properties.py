@@ -106,17 +106,19 @@ def assert_test_nouns_seen_with_every_class(test: pd.DataFrame, pool: pd.DataFra
 def test_goood_vocabularies_are_disjoint_in_every_role(
     plane_export, full, stem, inference_types, index
 ):
+    """Train, validation and test share no adjective, noun or hypernym, whatever role each
+    plays: validation is out of distribution like test, and drawn like it (§3.2's nouns)."""
     splits = read_config(plane_export, f"{stem}_{index}")
     assert set(splits) == {"train", "validation", "test"}
     words = {name: vocabulary(frame) for name, frame in splits.items()}
-    assert not words["train"] & words["test"]
-    assert not words["validation"] & words["test"]  # validation is a holdout of the train side
-    assert not set(splits["train"].id) & set(splits["validation"].id)
+    for first, second in (("train", "validation"), ("train", "test"), ("validation", "test")):
+        assert not words[first] & words[second], (first, second)
     for _name, frame in splits.items():
         assert len(frame) > 0
         assert_balanced(frame, inference_types)
         assert_no_lexical_cue(frame)
     assert_test_nouns_seen_with_every_class(splits["test"], full)
+    assert_test_nouns_seen_with_every_class(splits["validation"], full)
 
 
 @pytest.mark.parametrize("stem", ["goood_split", "one_it_split", "in_distribution"])

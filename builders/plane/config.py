@@ -95,7 +95,9 @@ class PlaneConfig(PipelineConfig):
         "which lets the inference type give the label away)",
     )
     validation_fraction: float = build_setting(
-        0.25, "share of the train side's rows held out as validation (GOoD, One-IT)"
+        0.25,
+        "share of the rows outside test that go to validation: a vocabulary of its own in GOoD "
+        "and One-IT, a share of train's phrases in-distribution",
     )
     non_compositional: str = build_setting(
         "first_sense",
@@ -114,6 +116,17 @@ class PlaneConfig(PipelineConfig):
     original_release: str | None = build_setting(
         None, "folder of the original PLANE pickles: adds the original_* configs", metavar="DIR"
     )
+
+    @property
+    def partition_shares(self) -> tuple[float, float, float]:
+        """The shares of the balanced rows the GOoD and One-IT vocabulary partition aims to give
+        train, validation and test."""
+        rest = 1 - self.test_fraction
+        return (
+            rest * (1 - self.validation_fraction),
+            rest * self.validation_fraction,
+            self.test_fraction,
+        )
 
     def __post_init__(self):
         super().__post_init__()

@@ -1,15 +1,17 @@
 """The vocabulary partition of PLANE's GOoD and One-IT splits, optimised for balanced rows.
 
-An item is kept in a split only if its adjective, noun and hypernym all fall on that split's
-side of the partition (a hypergraph partition: each item is a hyperedge over its words). What a
-side is worth is not how many items it keeps but how many survive balancing: equal rows per
-inference type and half of them entailments (:func:`balanced_rows`). Intensional rows are the
-only negatives of IT1 and IT2, so they bind; the worth of a side is a function of its six
-(inference type, label) counts, and the optimiser moves words to raise it.
+Every word (adjective, noun or hypernym) goes to one side: train, validation or test. An item is
+kept in a split only if its adjective, noun and hypernym all fall on that split's side (a
+hypergraph partition: each item is a hyperedge over its words), so no word is shared between any
+two splits in any role. What a side is worth is not how many items it keeps but how many survive
+balancing: equal rows per inference type and half of them entailments (:func:`balanced_rows`).
+Intensional rows are the only negatives of IT1 and IT2, so they bind; the worth of a side is a
+function of its six (inference type, label) counts, and the optimiser moves words to raise the
+worth of all sides together, each near its share.
 
 :func:`optimise_sides` is a local search over single-word moves from a seeded random deal. One
-round computes, with ``numpy.bincount`` over the items, what moving each word to the other side
-would change in both sides' counts, scores every move at once, and applies the best moves
+round computes, with ``numpy.bincount`` over the items, what moving each word to each other side
+would change in the sides' counts, scores every move at once, and applies the best moves
 (halving their number while a batch does not pay, doubling it while it does), until no move
 pays or the round budget is spent. :func:`partition_vocabulary` runs it from several seeded
 deals on pools small enough to afford them and keeps the best.
@@ -34,8 +36,9 @@ from compsem.builders.plane.vocabulary import (
 # balanced count does not move (a row of a non-binding cell may pay later).
 _RAW_WEIGHT = 0.01
 # Rounds of moves: a bound on time that, unlike a clock, keeps the splits reproducible. A pool
-# gets ROW_ROUNDS / rows rounds (a round costs about a quarter of a microsecond per row).
-ROW_ROUNDS = 100_000_000
+# gets ROW_ROUNDS / rows rounds (a round over three sides costs about a microsecond per row on
+# a loaded machine; 25 rounds on a 2M-item pool).
+ROW_ROUNDS = 50_000_000
 MIN_ROUNDS = 20
 MAX_ROUNDS = 400
 # Starts from independent random deals: START_ROWS / rows of them, at most MAX_STARTS.
@@ -46,8 +49,9 @@ MAX_STARTS = 4
 @dataclass(frozen=True)
 class Hyperedges:
     """The items as hyperedges: ``words`` (rows × 3: adjective, noun, hypernym, all distinct;
-    -1 where a row has no hypernym), each row's ``cell`` (inference type index × 2 + label) and whether the
-    row may count on the test side (``testable``: its noun is seen with every class)."""
+    -1 where a row has no hypernym), each row's ``cell`` (inference type index × 2 + label) and
+    whether the row may count on a side that keeps only nouns seen with every class
+    (``testable``; ``restricted``: a flag per side, train first, test last)."""
 
     words: np.ndarray
     cell: np.ndarray
@@ -55,6 +59,11 @@ class Hyperedges:
     n_words: int
     n_types: int
     min_label_share: float = 0.0
+    restricted: tuple[bool, ...] = (False, True)
+
+    @property
+    def n_sides(self) -> int:
+        return len(self.restricted)
 
     @property
     def n_cells(self) -> int:
@@ -63,10 +72,10 @@ class Hyperedges:
 
 @dataclass
 class Partition:
-    """A side per word (0 train, 1 test) and the balanced rows each side keeps."""
+    """A side per word (0 train, then the held-out sides) and the rows each side keeps."""
 
     side: np.ndarray
-    counts: np.ndarray  # (2, types, 2): kept rows per side, inference type and label
+    counts: np.ndarray  # (sides, types, 2): kept rows per side, inference type and label
     score: float
     rounds: int = 0
     seconds: float = 0.0
@@ -77,120 +86,160 @@ class Partition:
         return balanced_rows(self.counts, self.min_label_share)
 
 
-def _score(
-    counts0: np.ndarray,
-    counts1: np.ndarray,
-    n_types: int,
-    test_share: float,
-    min_label_share: float = 0.0,
-):
-    """The objective of sides with these cell counts (``(..., cells)``): balanced rows of both
-    sides, less what test lacks of ``test_share`` of them or train of the rest (each counted at
-    the full price of the rows it stands for, so a partition with everything on one side is
-    worth nothing), plus a little for every raw kept row."""
-    shape = (*counts0.shape[:-1], n_types, 2)
-    train = balanced_rows(counts0.reshape(shape), min_label_share)
-    test = balanced_rows(counts1.reshape(shape), min_label_share)
-    total = train + test
-    gap = test_share * total - test
-    raw = counts0.sum(axis=-1) + counts1.sum(axis=-1)
-    lacking = np.maximum(0, gap) / test_share + np.maximum(0, -gap) / (1 - test_share)
+def _side_rows(counts: np.ndarray, n_types: int, min_label_share: float) -> np.ndarray:
+    """Balanced rows of cell counts ``(..., cells)``."""
+    return balanced_rows(counts.reshape(*counts.shape[:-1], n_types, 2), min_label_share)
+
+
+def _worth(balanced: np.ndarray, raw: np.ndarray, shares: tuple[float, ...]) -> np.ndarray:
+    """The objective of sides with these balanced rows (``(sides, ...)``) and raw kept rows:
+    their total, less what each side lacks of its share of it (counted at the full price of the
+    rows it stands for, so a partition with everything on one side is worth nothing), plus a
+    little for every raw kept row."""
+    total = balanced.sum(axis=0)
+    lacking = sum(
+        np.maximum(0, share * total - rows) / share
+        for rows, share in zip(balanced, shares, strict=True)
+    )
     return total - lacking + _RAW_WEIGHT * raw
 
 
+def _score(
+    counts: np.ndarray, n_types: int, shares: tuple[float, ...], min_label_share: float = 0.0
+):
+    """:func:`_worth` of sides with these cell counts (``(sides, ..., cells)``)."""
+    balanced = _side_rows(counts, n_types, min_label_share)
+    return _worth(balanced, counts.sum(axis=(0, -1)), shares)
+
+
 class _Moves:
-    """Per-word effects of moving each word to the other side, from the items' current sides."""
+    """Per-word effects of moving each word to another side, from the items' current sides."""
 
     def __init__(self, edges: Hyperedges):
         self.edges = edges
-        self.present = edges.words >= 0
-        self.size = self.present.sum(axis=1)
-        self.safe_words = np.where(self.present, edges.words, 0)
-        # The cell a row counts in on each side (the last cell index: counts nowhere).
-        nowhere = edges.n_cells
-        self.cell_on = np.stack([edges.cell, np.where(edges.testable, edges.cell, nowhere)])
+        self.adjective, self.noun = edges.words[:, 0].copy(), edges.words[:, 1].copy()
+        self.has_hypernym = edges.words[:, 2] >= 0
+        self.hypernym = np.where(self.has_hypernym, edges.words[:, 2], 0)
+        # The cell a row counts in on train and on a held-out side (the last: counts nowhere).
+        self.nowhere = edges.n_cells
+        self.held_out_cell = np.where(edges.testable, edges.cell, self.nowhere)
+        self.restricted = np.array(edges.restricted)
+
+    def _cell_on(self, side: int) -> np.ndarray:
+        return self.held_out_cell if self.edges.restricted[side] else self.edges.cell
 
     def evaluate(self, side: np.ndarray):
-        """Kept counts per side (2, cells) and, per word, the cells it would take from its side
-        (``loss``) and give to the other (``gain``) if it alone moved."""
+        """Kept counts per side (sides, cells), per word the cells it would take from its side
+        (``loss``, words × cells) if it alone moved, and per side the cells it would give that
+        side (``gain``, sides × words × cells; nothing for its own side)."""
         edges, width = self.edges, self.edges.n_cells + 1
-        word_side = side[self.safe_words]
-        on_test = (word_side * self.present).sum(axis=1)
-        kept = np.stack([on_test == 0, on_test == self.size])
-        counts = np.stack(
-            [np.bincount(self.cell_on[s][kept[s]], minlength=width)[:-1] for s in (0, 1)]
-        )
+        side = side.astype(np.int8)  # a narrow type: every comparison below is over all rows
+        adjective, noun = side[self.adjective], side[self.noun]
+        hypernym = np.where(self.has_hypernym, side[self.hypernym], -1)
+        no_hypernym = ~self.has_hypernym
+        kept = (adjective == noun) & ((hypernym == adjective) | no_hypernym)
+        restricted = self.restricted[adjective]
+        cell = np.where(kept, np.where(restricted, self.held_out_cell, edges.cell), width - 1)
+        counts = np.bincount(
+            np.where(kept, adjective, 0).astype(np.int64) * width + cell,
+            minlength=edges.n_sides * width,
+        ).reshape(edges.n_sides, width)[:, :-1]
         loss = np.zeros(edges.n_words * width, dtype=np.int64)
-        gain = np.zeros(edges.n_words * width, dtype=np.int64)
-        for role in range(edges.words.shape[1]):
-            present, words = self.present[:, role], edges.words[:, role]
-            own = word_side[:, role]
-            for s in (0, 1):
-                mine = present & (own == s)
-                # Rows kept on side s lose this word's rows if it leaves.
-                leaving = mine & kept[s]
-                loss += np.bincount(
-                    words[leaving] * width + self.cell_on[s][leaving], minlength=len(loss)
-                )
-                # Rows whose other words all lie on the other side are kept there if it moves.
-                others_on_test = on_test - s
-                target = 1 - s
-                joining = mine & (others_on_test == target * (self.size - 1)) & ~kept[s]
-                gain += np.bincount(
-                    words[joining] * width + self.cell_on[target][joining], minlength=len(gain)
-                )
+        gain = np.zeros((edges.n_sides, edges.n_words * width), dtype=np.int64)
+
+        def add(total: np.ndarray, words: np.ndarray, cells: np.ndarray, rows: np.ndarray):
+            rows = np.flatnonzero(rows)
+            total += np.bincount(words[rows] * width + cells[rows], minlength=len(total))
+
+        # A kept row is lost to its side if any of its words leaves.
+        for words, rows in (
+            (self.adjective, kept),
+            (self.noun, kept),
+            (self.hypernym, kept & self.has_hypernym),
+        ):
+            add(loss, words, cell, rows)
+        for target in range(edges.n_sides):
+            # Rows whose other words all lie on the target side are kept there if one moves.
+            on_adjective, on_noun = adjective == target, noun == target
+            on_hypernym = hypernym == target
+            hypernym_fits = on_hypernym | no_hypernym
+            cells = self._cell_on(target)
+            add(gain[target], self.adjective, cells, on_noun & hypernym_fits & ~on_adjective)
+            add(gain[target], self.noun, cells, on_adjective & hypernym_fits & ~on_noun)
+            joining = on_adjective & on_noun & self.has_hypernym & ~on_hypernym
+            add(gain[target], self.hypernym, cells, joining)
         shape = (edges.n_words, width)
-        return counts, loss.reshape(shape)[:, :-1], gain.reshape(shape)[:, :-1]
+        return counts, loss.reshape(shape)[:, :-1], gain.reshape(edges.n_sides, *shape)[..., :-1]
+
+
+def _best_moves(edges: Hyperedges, side, counts, loss, gain, shares) -> tuple:
+    """Per word, the side it gains most by moving to and that gain of :func:`_score`."""
+    n_types, floor = edges.n_types, edges.min_label_share
+    balanced = _side_rows(counts, n_types, floor)
+    raw = counts.sum()
+    current = _worth(balanced[:, None], np.array([raw]), shares)[0]
+    left = _side_rows(counts[side] - loss, n_types, floor)  # own side, the word gone
+    joined = _side_rows(counts[:, None] + gain, n_types, floor)  # (sides, words)
+    sides = np.arange(edges.n_sides)[:, None]
+    delta = np.full((edges.n_sides, edges.n_words), -np.inf)
+    for target in range(edges.n_sides):
+        after = np.where(
+            sides == side, left, np.where(sides == target, joined[target], balanced[:, None])
+        )
+        worth = _worth(after, raw - loss.sum(axis=1) + gain[target].sum(axis=1), shares)
+        delta[target] = np.where(side == target, -np.inf, worth - current)
+    target = delta.argmax(axis=0)
+    return target, delta[target, np.arange(edges.n_words)]
 
 
 def optimise_sides(
     edges: Hyperedges,
     side: np.ndarray,
-    test_share: float,
+    shares: tuple[float, ...],
     max_rounds: int = MAX_ROUNDS,
 ) -> Partition:
-    """Improve the partition ``side`` (0/1 per word) by local search: each round moves the
-    words whose move raises :func:`_score` most."""
+    """Improve the partition ``side`` (a side per word, sides' aimed shares of the balanced rows
+    ``shares``) by local search: each round moves the words whose move raises :func:`_score`
+    most, each to its best other side."""
     start = time.perf_counter()
     moves = _Moves(edges)
     side = side.copy()
     batch, rounds = 1, 0
     counts, loss, gain = moves.evaluate(side)
-    current = float(_score(counts[0], counts[1], edges.n_types, test_share, edges.min_label_share))
+    current = float(_score(counts, edges.n_types, shares, edges.min_label_share))
     while rounds < max_rounds:
         rounds += 1
-        on_test = side[:, None] == 1
-        new0 = np.where(on_test, counts[0] + gain, counts[0] - loss)
-        new1 = np.where(on_test, counts[1] - loss, counts[1] + gain)
-        delta = _score(new0, new1, edges.n_types, test_share, edges.min_label_share) - current
+        target, delta = _best_moves(edges, side, counts, loss, gain, shares)
         candidates = np.flatnonzero(delta > 1e-9)
         if len(candidates) == 0:
             break
         best = candidates[np.argsort(-delta[candidates], kind="stable")]
         while True:
             chosen = best[:batch]
-            side[chosen] = 1 - side[chosen]
+            before = side[chosen]
+            side[chosen] = target[chosen]
             trial, trial_loss, trial_gain = moves.evaluate(side)
-            score = float(
-                _score(trial[0], trial[1], edges.n_types, test_share, edges.min_label_share)
-            )
+            score = float(_score(trial, edges.n_types, shares, edges.min_label_share))
             if score > current + 1e-9 or len(chosen) == 1:
                 break
-            side[chosen] = 1 - side[chosen]
+            side[chosen] = before
             batch = max(1, batch // 2)
         if score <= current + 1e-9:  # the single best move does not pay after all
-            side[chosen] = 1 - side[chosen]
+            side[chosen] = before
             break
         counts, loss, gain, current = trial, trial_loss, trial_gain, score
         if len(chosen) == batch:
             batch *= 2
-    counts = counts.reshape(2, edges.n_types, 2)
+    counts = counts.reshape(edges.n_sides, edges.n_types, 2)
     seconds = time.perf_counter() - start
     return Partition(side, counts, current, rounds, seconds, edges.min_label_share)
 
 
 def hyperedges(
-    items: ItemCodes, inference_types: tuple[int, ...], min_label_share: float = 0.0
+    items: ItemCodes,
+    inference_types: tuple[int, ...],
+    min_label_share: float = 0.0,
+    restricted: tuple[bool, ...] = (False, True),
 ) -> Hyperedges:
     """The items of ``items`` as hyperedges over their words, in cells of ``inference_types``
     (balanced with each label at least ``min_label_share`` of each inference type)."""
@@ -206,35 +255,70 @@ def hyperedges(
         n_words=items.n_words,
         n_types=len(inference_types),
         min_label_share=min_label_share,
+        restricted=restricted,
     )
+
+
+def _deal_nouns(
+    rows: np.ndarray, allowed: np.ndarray, shares: tuple[float, ...], rng: np.random.Generator
+) -> np.ndarray:
+    """A side for each noun, given its rows with adjectives of each side (``rows``, sides ×
+    nouns) and the sides it may take (``allowed``): in random order, each noun goes to the side
+    where the share of its rows exceeds that side's share most, plus how far the side is below
+    its share of the rows dealt so far. A noun seen with adjectives of every side alike (as when
+    every noun takes every adjective) is dealt by shares alone instead of all to one side."""
+    shares = np.asarray(shares)
+    sides = np.zeros(rows.shape[1], dtype=np.int64)
+    dealt = np.zeros(len(shares))
+    for noun in rng.permutation(rows.shape[1]):
+        mine = rows[:, noun]
+        total = dealt.sum() + mine.sum()
+        affinity = mine / max(mine.sum(), 1) - shares
+        shortfall = (shares * total - dealt) / max(total, 1)
+        side = int(np.argmax(np.where(allowed[:, noun], affinity + shortfall, -np.inf)))
+        sides[noun] = side
+        dealt[side] += mine.sum()
+    return sides
 
 
 def _follow_adjectives(
-    items: ItemCodes, edges: Hyperedges, side: np.ndarray, test_share: float
+    items: ItemCodes,
+    edges: Hyperedges,
+    side: np.ndarray,
+    shares: tuple[float, ...],
+    rng: np.random.Generator,
 ) -> np.ndarray:
-    """Sides for nouns and hypernyms given the adjectives' sides: a testable noun goes to test
-    when it has more rows with test adjectives than its share, then every other word to the
-    side with more of the rows whose adjective and noun already share it."""
+    """Sides for nouns and hypernyms given the adjectives' sides: nouns where their adjectives
+    pull them (:func:`_deal_nouns`; a held-out side only for a testable noun), then every other
+    word to the side with most, for its share, of the rows whose adjective and noun already
+    share it."""
     side = side.copy()
     is_adjective = np.zeros(items.n_words, dtype=bool)
     is_adjective[items.adjective] = True
-    on_test = side[items.adjective] == 1
-    with_test = np.bincount(items.noun[on_test], minlength=items.n_words)
-    with_train = np.bincount(items.noun[~on_test], minlength=items.n_words)
     testable = np.zeros(items.n_words, dtype=bool)
     testable[items.noun[edges.testable]] = True
-    nouns = ~is_adjective & (with_test + with_train > 0)
-    side[nouns] = testable[nouns] & (
-        with_test[nouns] * (1 - test_share) > with_train[nouns] * test_share
-    )
+    adjective_side = side[items.adjective]
+    nouns = np.flatnonzero(~is_adjective & (np.bincount(items.noun, minlength=items.n_words) > 0))
+    with_side = np.stack(
+        [
+            np.bincount(items.noun[adjective_side == s], minlength=items.n_words)
+            for s in range(len(shares))
+        ]
+    )[:, nouns]
+    allowed = np.stack([testable[nouns] | ~limited for limited in edges.restricted])
+    side[nouns] = _deal_nouns(with_side, allowed, shares, rng)
     hypernym = edges.words[:, 2]
-    row_side = np.where(side[items.adjective] == side[items.noun], side[items.adjective], -1)
-    votes = [
-        np.bincount(hypernym[(row_side == s) & (hypernym >= 0)], minlength=items.n_words) / share
-        for s, share in ((0, 1 - test_share), (1, test_share))
-    ]
-    others = ~is_adjective & ~nouns
-    side[others] = votes[1][others] > votes[0][others]
+    row_side = np.where(adjective_side == side[items.noun], adjective_side, -1)
+    votes = np.stack(
+        [
+            np.bincount(hypernym[(row_side == s) & (hypernym >= 0)], minlength=items.n_words)
+            / share
+            for s, share in enumerate(shares)
+        ]
+    )
+    others = ~is_adjective
+    others[nouns] = False
+    side[others] = votes.argmax(axis=0)[others]
     return side
 
 
@@ -253,24 +337,27 @@ def round_budget(n_rows: int) -> int:
 def partition_vocabulary(
     items: ItemCodes,
     inference_types: tuple[int, ...],
-    test_share: float,
+    shares: tuple[float, ...],
     rng: np.random.Generator,
     min_label_share: float = 0.0,
+    restricted: tuple[bool, ...] = (False, True, True),
 ) -> Partition:
-    """A train (0) / test (1) side per word, with test at about ``test_share`` of the balanced
-    rows: from each of :func:`start_budget` starts, a random deal of adjectives (per class, by
-    row mass: :func:`~compsem.builders.plane.vocabulary.vocabulary_sides`), nouns and hypernyms
-    where those adjectives pull them (:func:`_follow_adjectives`), then :func:`optimise_sides`;
-    the best-scoring partition wins (the search's local optima differ by a tenth of the rows
-    from one start to the next)."""
-    edges = hyperedges(items, inference_types, min_label_share)
+    """A side per word: train (0), then one held-out side per further entry of ``shares``
+    (validation 1, test 2), each at about its share of the balanced rows and, where
+    ``restricted``, of the rows whose noun is seen with every class: from each of
+    :func:`start_budget` starts, a random deal of adjectives (per class, by row mass:
+    :func:`~compsem.builders.plane.vocabulary.vocabulary_sides`), nouns and hypernyms where
+    those adjectives pull them (:func:`_follow_adjectives`), then :func:`optimise_sides`; the
+    best-scoring partition wins (the search's local optima differ by a tenth of the rows from
+    one start to the next)."""
+    edges = hyperedges(items, inference_types, min_label_share, restricted)
     is_adjective = np.zeros(items.n_words, dtype=bool)
     is_adjective[items.adjective] = True
     best = None
     for _ in range(start_budget(len(edges.cell))):
-        dealt = vocabulary_sides(items, (1 - test_share, test_share), rng)
-        side = _follow_adjectives(items, edges, np.where(is_adjective, dealt, 0), test_share)
-        partition = optimise_sides(edges, side, test_share, round_budget(len(edges.cell)))
+        dealt = vocabulary_sides(items, shares, rng)
+        side = _follow_adjectives(items, edges, np.where(is_adjective, dealt, 0), shares, rng)
+        partition = optimise_sides(edges, side, shares, round_budget(len(edges.cell)))
         if best is None or partition.score > best.score:
             best = partition
     return best

@@ -33,9 +33,9 @@ from compsem.spec import BenchmarkSpec, TaskFamily
 
 REGIME_DESCRIPTIONS = {
     "full": "Every item of the pool, unsplit.",
-    "goood": "Generalise out of distribution (§6.1): no adjective, noun or hypernym of test "
-    "occurs in train or validation in any role; validation is a balanced holdout of the train "
-    "side, for model selection.",
+    "goood": "Generalise out of distribution (§6.1): no adjective, noun or hypernym is shared "
+    "between any two of train, validation and test, in any role; validation is out of "
+    "distribution like test, for model selection.",
     "one_it": "One-IT (§6.2): GOoD splits of IT3 items only, the inference type where "
     "intersective and subsective adjectives disagree.",
     "in_distribution": "In-distribution (Appendix D): adjectives, nouns and hypernyms shared "
@@ -45,10 +45,16 @@ REGIME_DESCRIPTIONS = {
     "original_one_it": "The published One-IT split, read from the original release.",
 }
 CHANGELOG = {
-    "2.2.0": "splits are stored in a representative order: each split is shuffled once, "
-    "seeded by the build's seed, the config and the split, and stratified by label and grouping "
-    "fields, so any prefix (`--limit N`) holds each label and group close to its share (issue "
-    "23); same rows and ids.",
+    "3.0.0": "GOoD and One-IT validation has a vocabulary of its own: the partition search "
+    "scores three sides, so no adjective, noun or hypernym is shared between any two of train, "
+    "validation and test (validation shared train's words, and the audit's hypothesis-only probe "
+    "scored 0.999 on One-IT validation against 0.50 on test); validation nouns are seen with "
+    "every adjective class, as test's. --validation-fraction is now validation's share of the "
+    "balanced rows outside test (was: of the train side's rows). The audit promises that the "
+    "probe scores validation like test. Splits are stored in a representative order: each split is "
+    "shuffled once, seeded by the build's seed, the config and the split, and stratified by label "
+    "and grouping fields, so any prefix (`--limit N`) holds each label and group close to its "
+    "share.",
     "2.1.0": "GOoD and One-IT validation is dealt from the train side's rows before either is "
     "balanced (was: carved from the balanced train split and balanced again, which lost about a "
     "twelfth of those rows): more train and validation rows, same promises.",
@@ -163,6 +169,7 @@ SPEC = BenchmarkSpec(
     statistics_fields=("adjective_class", "inference_type", "template", "verbaliser"),
     vocabulary_fields=("adjective", "noun", "hypernym"),
     audit_checks=AUDIT_CHECKS,
+    audit_validation_as_test=frozenset({"goood", "one_it", "in_distribution"}),
     changelog=CHANGELOG,
     demo_settings=demo_settings,
     card_context={"in_distribution_shares": IN_DISTRIBUTION_SHARES},

@@ -21,11 +21,11 @@ from compsem.builders.plane.items import build_item_pool
 from compsem.builders.plane.partition import balanced_ceiling, partition_vocabulary
 from compsem.builders.plane.prompts import two_shot_prompts
 from compsem.builders.plane.vocabulary import (
+    SPLITS,
     ItemCodes,
     atoms_seen_in,
     balance,
     compound_sides,
-    holdout,
     nouns_with_every_class,
     rows_within_sides,
 )
@@ -40,9 +40,10 @@ from compsem.resources.lexicon import ADJECTIVE_CLASSES
 # every split of every regime.
 MIN_INTENSIONAL_PHRASES = {"goood": 160, "one_it": 95, "in_distribution": 160}
 # The vocabulary partition draws from its own stream of the regime's seed; SEARCH_REVISION is
-# bumped whenever the search gives other sides for the same pool and seed (cache key).
+# bumped whenever the search gives other sides for the same pool and seed (cache key; 5: three
+# sides, validation its own vocabulary).
 PARTITION_STREAM = 1
-SEARCH_REVISION = 2
+SEARCH_REVISION = 5
 
 
 def regime_seed(config: PlaneConfig) -> list[int]:
@@ -56,16 +57,17 @@ def regime_generator(config: PlaneConfig) -> np.random.Generator:
 def partition_sides(
     pool: pa.Table, items: ItemCodes, config: PlaneConfig, inference_types: tuple[int, ...]
 ) -> np.ndarray:
-    """The vocabulary partition of a GOoD or One-IT config (a side per word of ``items``), from
-    a generator of its own (so the regime's generator draws the same with or without the
-    cache), cached by the pool's content and every setting the search depends on: the search is
-    most of a warm build's time."""
+    """The vocabulary partition of a GOoD or One-IT config (a side per word of ``items``: 0
+    train, 1 validation, 2 test, at :attr:`~PlaneConfig.partition_shares`), from a generator of
+    its own (so the regime's generator draws the same with or without the cache), cached by the
+    pool's content and every setting the search depends on: the search is most of a warm build's
+    time."""
     seed = [*regime_seed(config), PARTITION_STREAM]
     key = fingerprint(
         "plane_partition",
         table_fingerprint(pool.select(["id"])),
         list(inference_types),
-        config.test_fraction,
+        config.partition_shares,
         config.min_label_share,
         seed,
         SEARCH_REVISION,
@@ -75,7 +77,7 @@ def partition_sides(
         partition = partition_vocabulary(
             items,
             inference_types,
-            config.test_fraction,
+            config.partition_shares,
             np.random.default_rng(seed),
             config.min_label_share,
         )
@@ -118,29 +120,20 @@ def _check_nonempty(
 def goood_splits(
     pool: pa.Table, config: PlaneConfig, rng: np.random.Generator, inference_types=INFERENCE_TYPES
 ) -> dict[str, pa.Table]:
-    """§6.1: train and test over disjoint vocabularies (every role, hypernyms included), each
-    balanced; test nouns are those seen with every adjective class (§3.2). Validation is a
-    balanced holdout of whole nouns of the train side, for model selection."""
+    """§6.1: train, validation and test over three disjoint vocabularies (no adjective, noun or
+    hypernym shared between any two, in any role), each balanced. Validation is drawn as test
+    is, out of distribution and from nouns seen with every adjective class (§3.2), so that it
+    selects models for what test measures (a validation sharing train's words rewards a model
+    that memorises them); the restriction also keeps its nouns from being lexical cues, which
+    balancing would otherwise drop with most of their rows."""
     items = ItemCodes.from_table(pool, ADJECTIVE_CLASSES)
-    share = config.min_label_share
     row_side = rows_within_sides(items, partition_sides(pool, items, config, inference_types))
-    test = nouns_with_every_class(items, np.flatnonzero(row_side == 1))
-    # Validation is dealt from the train side's rows before either is balanced, so each is
-    # balanced from every row it could use (carving it from the balanced train split lost a
-    # twelfth of those rows to the second balancing).
-    train, validation = holdout(
-        items,
-        np.flatnonzero(row_side == 0),
-        inference_types,
-        config.validation_fraction,
-        rng,
-        share,
-    )
-    splits = {
-        "train": train,
-        "validation": validation,
-        "test": balance(items, test, inference_types, rng, share),
-    }
+    splits = {}
+    for index, split in enumerate(SPLITS):
+        rows = np.flatnonzero(row_side == index)
+        if split != "train":  # the partition counted only these rows on held-out sides
+            rows = nouns_with_every_class(items, rows)
+        splits[split] = balance(items, rows, inference_types, rng, config.min_label_share)
     return {split: pool.take(rows) for split, rows in splits.items()}
 
 
