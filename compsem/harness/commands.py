@@ -15,7 +15,7 @@ from compsem.harness import report
 from compsem.harness.common import default_model
 from compsem.harness.finetune import run_curve, run_train
 from compsem.harness.probing import run_prompt, run_score, run_zero_shot
-from compsem.harness.results import read_results, write_json, write_text
+from compsem.harness.results import read_result_files, write_json, write_text
 
 __all__ = [
     "default_model",
@@ -30,8 +30,8 @@ __all__ = [
 
 def run_report(paths: Sequence[Path], out: Path | None = None) -> str:
     """Aggregate result files into Markdown and JSON tables."""
-    results = read_results(paths)
-    aggregated = report.aggregate(results)
+    results, sources, _, unreadable = read_result_files(paths)
+    aggregated = report.aggregate(results, sources, unreadable)
     markdown = "# compsem report\n\n" + report.render(aggregated)
     if out is not None:
         write_text(Path(out) / "report.md", markdown)
