@@ -272,6 +272,9 @@ def test_report_aggregates_every_command(train_runs, tmp_path):
     accuracies = [r["scores"]["accuracy"] for r in read_results([train_runs])]
     assert row["accuracy"]["mean"] == pytest.approx(np.mean(accuracies))
     assert "Fine-tuning" in (tmp_path / "report.md").read_text()
+    page = (tmp_path / "index.md").read_text()
+    assert "## PLANE" in page and page.count("· [per row](") == 2
+    assert (tmp_path / "index.html").read_text().count('<svg class="plot"') >= 1
 
 
 def test_demo_baseline_returns_a_markdown_table_under_one_bar(plane, tmp_path, capsys):
