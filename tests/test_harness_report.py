@@ -208,13 +208,12 @@ def test_a_truncated_result_file_is_reported_by_name_not_dropped(tmp_path):
     (runs / "notes.json").write_text('{"not": "a result"}')  # other JSON is no result: skipped
     markdown = run_report([runs], tmp_path / "report")
     assert "## Files not read" in markdown
-    assert "train-goood_split_1-seed2.json` is" not in markdown  # the reason follows the name
-    assert str(truncated) in markdown and "not valid JSON" in markdown
+    assert f"- `{truncated}`: is not valid JSON (" in markdown
     assert "notes.json" not in markdown
     saved = json.loads((tmp_path / "report" / "report.json").read_text())
     assert saved["runs"] == 1 and saved["unreadable"][0]["file"] == str(truncated)
     assert saved["train"]["settings"][0]["files"] == [str(good)]
     truncated.write_text("")
     (good).unlink()
-    with pytest.raises(ValueError, match="seed2.json is not valid JSON"):
+    with pytest.raises(ValueError, match="seed2.json: is not valid JSON"):
         run_report([runs])

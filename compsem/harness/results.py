@@ -166,7 +166,8 @@ def read_result_files(paths) -> tuple[list[dict], list[str], list[tuple[str, dic
             except ValueError as error:
                 if not path.is_dir():
                     raise
-                unreadable.append({"file": str(file), "reason": str(error)})
+                reason = str(error).removeprefix(f"{file}: ").removeprefix(f"{file} ")
+                unreadable.append({"file": str(file), "reason": reason})
                 continue
             if kind == "result":
                 results.append(payload)
@@ -192,7 +193,8 @@ def _read_result(file: Path) -> tuple[str | None, dict | None]:
         payload = json.loads(file.read_text())
     except json.JSONDecodeError as error:
         raise ValueError(
-            f"{file} is not valid JSON ({error.msg} at line {error.lineno}; truncated?)"
+            f"{file} is not valid JSON ({error.msg}: line {error.lineno} column {error.colno}; "
+            "truncated?)"
         ) from None
     except (OSError, UnicodeDecodeError) as error:
         raise ValueError(f"{file} cannot be read ({error})") from None
