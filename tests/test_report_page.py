@@ -215,6 +215,9 @@ def test_the_page_and_its_markdown_twin_are_written_with_their_plots(page):
     for heading in ("## PLANE", "## RNPC", "## SETI", "## BoOQA", "## Montague", "## Runs"):
         assert heading in markdown
     assert sorted(p.name for p in (page / "plots").iterdir())
+    # Lines of different commands sit in one leaderboard: each says which rows it scored.
+    assert "| llm | goood_split | rows first 20 | 1 | 20 |" in markdown
+    assert "| train | goood_split | rows 40 shuffled | 1 | 40 |" in markdown
     for name in (p.name for p in (page / "plots").iterdir()):
         assert f"(plots/{name})" in markdown
     assert html.count('<svg class="plot"') == len(list((page / "plots").iterdir()))

@@ -110,8 +110,11 @@ def leaderboard(page: Page, lines: list[tuple]) -> None:
     rows = []
     for index, (command, line) in enumerate(lines):
         anchor = page.anchor(command, line)
+        # Which rows were scored is always shown: lines of different commands are compared here.
+        settings = [f"rows {line.evaluation.get('rows')}", *filter(None, line.varying.split(", "))]
         rows.append(
-            [line.model, command, line.config, line.varying or "–", str(runs_of(command, line))]
+            [line.model, command, line.config, ", ".join(dict.fromkeys(settings))]
+            + [str(runs_of(command, line))]
             + [rows_text(line.rows)]
             + [
                 f"[{fmt(stats[label][index])}](#{anchor})" if stats[label][index]["n"] else "–"
