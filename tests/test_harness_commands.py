@@ -14,11 +14,24 @@ import torch
 
 from compsem.harness.cli import demo_baseline
 from compsem.harness.commands import default_model
-from compsem.harness.results import read_results
+from compsem.harness.results import read_results, result_name, rows_path
 from tests.harness_data import compsem, minilm_with_head, tiny_booqa_export, tiny_plane_export
 
 pytestmark = [pytest.mark.slow, pytest.mark.usefixtures("one_thread")]
 TINY = "--device cpu --max-train-examples 16 --max-eval-examples 32"
+
+
+def per_row(folder, result) -> list[dict]:
+    """The run's ``<result>.rows.jsonl``, one record per evaluated row."""
+    lines = rows_path(folder / result_name(result)).read_text().splitlines()
+    return [json.loads(line) for line in lines]
+
+
+def assert_rows_give_the_scores(rows: list[dict], scores: dict) -> None:
+    """The per-row file holds every scored row, and recomputes the result's accuracy."""
+    assert len(rows) == scores["n"] and len({row["id"] for row in rows}) == scores["n"]
+    hits = [row["label"] == row["prediction"] for row in rows]
+    assert np.mean(hits) == pytest.approx(scores["accuracy"])
 
 
 @pytest.fixture(scope="module")
@@ -67,10 +80,18 @@ def test_train_writes_one_result_per_seed_with_provenance_and_grouped_scores(tra
         weighted = sum(g["n"] * g["accuracy"] for g in groups.values()) / 32
         assert weighted == pytest.approx(scores["accuracy"])
     assert set(scores["by_group"]["adjective_class"]) <= {"I", "S", "O"}
+    cells = scores["by_group"]["adjective_class × inference_type"]
+    assert sum(cell["n"] for cell in cells.values()) == 32
+    assert {key.split(" × ")[0] for key in cells} == set(scores["by_group"]["adjective_class"])
     assert first["timing"]["examples_per_second"] > 0
     assert first["environment"]["device"] == "cpu (fp32)"
     summary = (train_runs / "summary.md").read_text()
-    assert "| goood_split | 2 |" in summary and "Accuracy by inference_type" in summary
+    assert "| goood_split | 2 | 32 |" in summary and "Accuracy by inference_type" in summary
+    for result in results:
+        rows = per_row(train_runs, result)
+        assert_rows_give_the_scores(rows, result["scores"])
+        assert all(sum(row["probabilities"]) == pytest.approx(1, abs=1e-5) for row in rows)
+        assert all(row["prediction"] == np.argmax(row["probabilities"]) for row in rows)
 
 
 def test_the_same_seed_gives_the_same_scores(train_runs, plane, tmp_path):
@@ -98,6 +119,10 @@ def test_curve_scores_every_shot_and_seed_and_plots_a_band(plane, tmp_path):
     assert curve["mean"][1] == pytest.approx(np.mean(at_4))
     assert result["settings"]["pool_split"] == "train" and result["settings"]["base_split"] is None
     assert (tmp_path / "curve-one_it_split_1.png").read_bytes()[:4] == b"\x89PNG"
+    rows = per_row(tmp_path, result)
+    for point in points:
+        mine = [r for r in rows if (r["shots"], r["seed"]) == (point["shots"], point["seed"])]
+        assert_rows_give_the_scores(mine, point)
 
 
 def test_curve_can_fine_tune_on_a_base_split_before_the_shots_as_seti_does(plane, tmp_path):
@@ -148,6 +173,10 @@ def test_zero_shot_maps_the_models_labels_by_its_id2label(plane, nli_model, tmp_
     assert result["scores"]["accuracy"] == pytest.approx(np.mean(predicted == test["label"]))
     counts = np.array(result["scores"]["model_label_confusion"]["counts"])
     assert counts.sum() == len(test) and counts.shape == (2, 3)
+    rows = per_row(tmp_path, result)
+    assert_rows_give_the_scores(rows, result["scores"])
+    assert [row["id"] for row in rows] == list(test["id"])
+    assert [row["prediction"] for row in rows] == predicted.tolist()
 
 
 def test_zero_shot_refuses_a_model_without_a_trained_head(plane, tmp_path):
@@ -182,9 +211,13 @@ def test_prompt_reads_the_first_prediction_at_the_mask(plane, tmp_path):
         "inference_type",
         "template",
         "verbaliser",
+        "adjective_class × inference_type",
     }
     assert 0 <= scores["accuracy"] <= scores["verbaliser_rate"] <= 1
     assert list(scores["per_class"])[-1] == "Average"
+    rows = per_row(tmp_path, result)
+    assert_rows_give_the_scores(rows, scores)
+    assert np.mean([row["prediction"] >= 0 for row in rows]) == scores["verbaliser_rate"]
     # Batched, length-sorted predictions equal one-at-a-time argmaxes at the mask.
     prompts = load_dataset(str(plane), "two_shot", split="test").select(range(5))
     tokenizer = AutoTokenizer.from_pretrained(default_model())
@@ -212,6 +245,12 @@ def test_score_ranks_stated_hypotheses_first_by_max_cosine(booqa, tmp_path):
     assert (tmp_path / "score-en.png").read_bytes()[:4] == b"\x89PNG"
     curve = json.loads((tmp_path / "score-en-pr-curve.json").read_text())
     assert curve["recall"][-1] == 1.0
+    from compsem.metrics.aucnorm.aucnorm import aucnorm_scores
+
+    rows = per_row(tmp_path, result)
+    assert sum(row["evidence"] == 0 for row in rows) == 2
+    again = aucnorm_scores([row["score"] for row in rows], [row["label"] for row in rows])
+    assert again["aucnorm"] == pytest.approx(scores["aucnorm"])
 
 
 def test_score_with_an_nli_model_uses_its_entailment_probability(booqa, nli_model, tmp_path):
@@ -233,6 +272,9 @@ def test_report_aggregates_every_command(train_runs, tmp_path):
     accuracies = [r["scores"]["accuracy"] for r in read_results([train_runs])]
     assert row["accuracy"]["mean"] == pytest.approx(np.mean(accuracies))
     assert "Fine-tuning" in (tmp_path / "report.md").read_text()
+    page = (tmp_path / "index.md").read_text()
+    assert "## PLANE" in page and page.count("· [per row](") == 2
+    assert (tmp_path / "index.html").read_text().count('<svg class="plot"') >= 1
 
 
 def test_demo_baseline_returns_a_markdown_table_under_one_bar(plane, tmp_path, capsys):

@@ -172,10 +172,25 @@ def test_grouped_scores_break_down_by_each_field():
     groups = result["by_group"]["adjective_class"]
     assert groups["I"]["accuracy"] == 0.5 and groups["I"]["n"] == 2
     assert groups["O"]["accuracy"] == 1.0 and groups["S"]["n"] == 1
-    # A group of one class is scored over the labels it has (scikit-learn's default).
-    assert groups["O"]["macro_f1"] == 1.0
+    assert groups["I"]["macro_f1"] is None  # both its rows are "yes": one true class
     with pytest.raises(ValueError, match="3 predictions for 4 references"):
         scores(references, predictions[:3], ["no", "yes"])
+
+
+def test_f1_is_null_for_a_group_holding_one_true_class():
+    """A constant predictor of a one-class group would score macro-F1 1.0; it gets None, and
+    accuracy (which means what it says) stays."""
+    constant = [1, 1, 1, 1]
+    result = grouped_scores(
+        [1, 1, 0, 0], constant, ["no", "yes"], {"adjective_class": ["I", "I", "O", "O"]}
+    )
+    assert result["macro_f1"] == pytest.approx(1 / 3)  # 0 for "no", 2/3 for "yes"
+    for group in result["by_group"]["adjective_class"].values():
+        assert group["macro_f1"] is None and group["weighted_f1"] is None
+    assert result["by_group"]["adjective_class"]["I"]["accuracy"] == 1.0
+    alone = scores([0, 0, 0], [0, 0, 1], ["no", "yes"])
+    assert alone["f1"] is None and alone["macro_f1"] is None
+    assert alone["accuracy"] == pytest.approx(2 / 3)
 
 
 def test_cpu_placement_is_fp32_and_impossible_requests_are_refused():

@@ -136,11 +136,27 @@ def test_the_worst_ranking_scores_zero():
 
 def test_a_constant_scorer_gets_one_half_from_the_sentinel_line():
     # All scores tied: one point (1, ξ), joined to the sentinel (0, 1) by the trapezoid.
-    results = aucnorm_scores([0.7] * 10, [1, 1, 1, 0, 0, 0, 0, 0, 0, 0], return_curve=True)
+    with pytest.warns(UserWarning, match="all 10 scores are tied at 0.7"):
+        results = aucnorm_scores([0.7] * 10, [1, 1, 1, 0, 0, 0, 0, 0, 0, 0], return_curve=True)
     assert results["curve"]["recall"] == [0.0, 1.0]
     assert results["curve"]["precision"] == pytest.approx([1.0, 0.3])
     assert results["aucnorm"] == pytest.approx(0.5)
     assert results["auc_xi"] == pytest.approx(0.65)
+
+
+def test_scores_that_reach_full_recall_at_once_without_a_tie_do_not_warn(recwarn):
+    results = aucnorm_scores([0.9, 0.9, 0.1], [1, 1, 0])
+    assert results["aucnorm"] == 1.0
+    assert not [w for w in recwarn if "tied" in str(w.message)]
+
+
+def test_the_card_describes_what_the_module_computes():
+    """The card's description and the module's say what a constant scorer gets."""
+    card = (FOLDER / "README.md").read_text()
+    description = card.split("description: >-", 1)[1].split("---", 1)[0]
+    assert "0.5" in description and "constant" in description
+    with pytest.warns(UserWarning):
+        assert aucnorm_scores([1.0] * 4, [1, 0, 0, 0])["aucnorm"] == pytest.approx(0.5)
 
 
 @pytest.mark.parametrize("positive_rate", [0.1, 0.3, 0.6])

@@ -116,6 +116,7 @@ def test_several_models_give_one_table_with_a_row_each(toy_export, tmp_path):
         "heatmap_aan_intersectivity.png",
         "heatmap_an_pair_intersectivity.png",
         "results.json",
+        "results.rows.jsonl",
         "scores.tsv",
         "tables.md",
     ]
@@ -127,6 +128,24 @@ def test_several_models_give_one_table_with_a_row_each(toy_export, tmp_path):
     assert rows == score_rows(report) and comments["command"].startswith("compsem embed")
     for number in (2, 3, 4, 5, 6, 7):
         assert f"## Table {number}:" in (tmp_path / "out" / "tables.md").read_text()
+    assert "rows" not in saved and "cases" not in saved["models"][0]
+
+
+def test_each_phrase_outcome_is_written_per_row_and_recomputes_the_scores(toy_export, tmp_path):
+    report = toy_report(toy_export, "first")
+    write_report(report, tmp_path / "out", "compsem embed --model toy --out DIR")
+    lines = (tmp_path / "out" / "results.rows.jsonl").read_text().splitlines()
+    rows = [json.loads(line) for line in lines]
+    results = report["models"][0]["results"]
+    for phrase_set, tests in (
+        ("an", ("intersectivity", "non_subsectivity")),
+        ("aan", ("intersectivity",)),
+    ):
+        mine = [row for row in rows if row["phrase_set"] == phrase_set]
+        assert len(mine) == report["phrase_sets"][phrase_set]
+        for test in tests:
+            holds = [row[test] for row in mine]
+            assert np.mean(holds) == pytest.approx(results[phrase_set][test]["score"])
 
 
 def test_the_cli_writes_the_report(paper_export, tmp_path, capsys):

@@ -233,6 +233,12 @@ def test_a_local_export_folder_loads_without_the_hub(plane_export):
     assert set(dataset) == {"train", "validation", "test"}
 
 
+def test_a_local_export_of_another_version_is_refused_naming_both(plane_export):
+    with pytest.raises(PublishError, match=rf"holds version {VERSION}, not v9\.9\.9"):
+        hub.load(str(plane_export), "one_it_split_1", version="v9.9.9")
+    assert len(hub.load(str(plane_export), "one_it_split_1", version=VERSION, split="test"))
+
+
 def test_a_version_never_downloaded_offline_says_to_pull_it_online(plane_export, tmp_path):
     plant_snapshot(tmp_path, "compsem/plane", TAG, plane_export)
     with pytest.raises(PublishError, match=r"v1\.9\.0 is not in the local cache.*compsem pull"):

@@ -170,7 +170,7 @@ def cmd_report(args: argparse.Namespace) -> int:
 
     print(run_report(args.runs, args.out))
     if args.out:
-        print(f"Wrote {args.out}/report.md and report.json")
+        print(f"Wrote {args.out}/report.md, report.json and the results page index.html")
     return 0
 
 
@@ -285,14 +285,21 @@ def add_commands(subparsers) -> None:
     report = subparsers.add_parser(
         "report",
         formatter_class=formatter,
-        help="aggregate result folders into mean ± std tables (Markdown and JSON)",
+        help="aggregate result folders into mean ± std tables (Markdown and JSON) and a page",
+        description="Aggregate result files into mean ± std tables; runs pool only over seeds "
+        "and resampled splits, every other evaluation setting makes its own line. With --out, "
+        "also write index.html, a self-contained results page (tables, plots as inline SVG, "
+        "links to each result and per-row file, the command that reruns each run), and its "
+        "Markdown twin index.md.",
         epilog="example:\n  compsem report runs/plane runs/zero --out runs/report\n",
     )
     report.add_argument(
         "runs", nargs="+", type=Path, metavar="RUN_DIR", help="--out folders or result files"
     )
     report.add_argument(
-        "--out", type=results_folder, help="also write report.md and report.json here"
+        "--out",
+        type=results_folder,
+        help="also write report.md, report.json, index.html, index.md and plots/ here",
     )
     report.set_defaults(handler=cmd_report)
     add_llm_commands(subparsers)

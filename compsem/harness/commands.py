@@ -11,11 +11,11 @@ from __future__ import annotations
 from collections.abc import Sequence
 from pathlib import Path
 
-from compsem.harness import report
+from compsem.harness import page_html, report, report_page
 from compsem.harness.common import default_model
 from compsem.harness.finetune import run_curve, run_train
 from compsem.harness.probing import run_prompt, run_score, run_zero_shot
-from compsem.harness.results import read_results, write_json, write_text
+from compsem.harness.results import read_result_files, write_json, write_text
 
 __all__ = [
     "default_model",
@@ -29,11 +29,18 @@ __all__ = [
 
 
 def run_report(paths: Sequence[Path], out: Path | None = None) -> str:
-    """Aggregate result files into Markdown and JSON tables."""
-    results = read_results(paths)
-    aggregated = report.aggregate(results)
+    """Aggregate result files into Markdown and JSON tables; with ``out``, also the results
+    page: ``index.html`` (self-contained), its Markdown twin ``index.md`` and ``plots/*.svg``."""
+    results, sources, embeds, unreadable = read_result_files(paths)
+    aggregated = report.aggregate(results, sources, unreadable)
     markdown = "# compsem report\n\n" + report.render(aggregated)
     if out is not None:
-        write_text(Path(out) / "report.md", markdown)
-        write_json(Path(out) / "report.json", {"runs": len(results), **aggregated})
+        out = Path(out)
+        write_text(out / "report.md", markdown)
+        write_json(out / "report.json", {"runs": len(results), **aggregated})
+        page, plots = report_page.build(results, sources, embeds, unreadable, out)
+        for name, text in plots.items():
+            write_text(out / "plots" / name, text)
+        write_text(out / "index.md", page)
+        write_text(out / "index.html", page_html.render(page, plots, "compsem results"))
     return markdown

@@ -17,7 +17,7 @@ from compsem.harness.data import Benchmark
 from compsem.harness.device import Placement, out_of_memory
 from compsem.harness.evaluation import grouped_scores
 from compsem.harness.inference import predict_logits, softmax
-from compsem.harness.results import write_text
+from compsem.harness.results import row_ids, write_text
 from compsem.harness.training import TrainSettings, align_padding, fine_tune, load_classifier
 
 # Fixed, so --max-train-examples picks the same rows whatever the training seed.
@@ -45,8 +45,20 @@ def cap(dataset, limit: int | None, what: str):
     return dataset.shuffle(seed=CAP_SEED).select(range(limit))
 
 
+# Joins the first two grouping fields into one (PLANE: adjective class × inference type).
+CROSS = " × "
+
+
 def groups_of(dataset, bench: Benchmark) -> dict[str, list]:
-    return {field: list(dataset[field]) for field in bench.schema.group_fields}
+    """Each grouping field's values, and the cross of the first two (the papers' two-way
+    tables: PLANE's accuracy per adjective class and inference type)."""
+    groups = {field: list(dataset[field]) for field in bench.schema.group_fields}
+    if len(groups) >= 2:
+        first, second = bench.schema.group_fields[:2]
+        groups[first + CROSS + second] = [
+            f"{a}{CROSS}{b}" for a, b in zip(groups[first], groups[second], strict=True)
+        ]
+    return groups
 
 
 @contextlib.contextmanager
@@ -71,25 +83,35 @@ def train_settings(bench: Benchmark, **overrides) -> TrainSettings:
 
 def evaluate_classifier(
     model, tokenizer, encoded, split, bench: Benchmark, settings: TrainSettings, placement
-) -> tuple[dict, dict]:
-    """Scores of a fine-tuned classifier on an encoded split, and its evaluation throughput."""
+) -> tuple[dict, dict, list[dict]]:
+    """Scores of a fine-tuned classifier on an encoded split, its evaluation throughput, and
+    its output on each row (id, label, prediction, class probabilities)."""
     start = time.perf_counter()
     with memory_guard(model.name_or_path, placement, settings.eval_batch_size, settings.max_length):
         logits = predict_logits(model, tokenizer, encoded, settings.eval_batch_size, placement)
     seconds = time.perf_counter() - start
     references = np.asarray(split["label"])
+    predictions = logits.argmax(-1)
     scores = grouped_scores(
-        references, logits.argmax(-1), bench.schema.label_names, groups_of(split, bench)
+        references, predictions, bench.schema.label_names, groups_of(split, bench)
     )
+    probabilities = softmax(logits)
     positive = bench.schema.positive_label
     if positive is not None and len(set(references.tolist())) == 2:
         from compsem.metrics.aucnorm.aucnorm import (
             aucnorm_scores,  # a metric script imports evaluate, hence transformers and torch
         )
 
-        probability = softmax(logits)[:, positive]
+        probability = probabilities[:, positive]
         scores["aucnorm"] = aucnorm_scores(probability, references == positive)["aucnorm"]
-    return scores, {"eval_seconds": seconds, "eval_examples_per_second": len(split) / seconds}
+    rows = [
+        {"id": i, "label": int(gold), "prediction": int(guess), "probabilities": p.tolist()}
+        for i, gold, guess, p in zip(
+            row_ids(split), references, predictions, probabilities, strict=True
+        )
+    ]
+    timing = {"eval_seconds": seconds, "eval_examples_per_second": len(split) / seconds}
+    return scores, timing, rows
 
 
 def train_one(model_name, tokenizer, encoded, settings, seed, placement, progress):

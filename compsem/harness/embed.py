@@ -39,6 +39,8 @@ TESTS = {
 # The export's config of each phrase set, by vocabulary: Appendix A's, or PLANE's adjectives.
 PHRASE_CONFIGS = {"paper": {"an": "an", "aan": "aan"}, "plane": {"an": "plane_an"}}
 VOCABULARIES = tuple(PHRASE_CONFIGS)
+# The tests with one case per phrase (pair intersectivity's cases are quadruples of phrases).
+PER_PHRASE_TESTS = {"an": ("intersectivity", "non_subsectivity"), "aan": ("intersectivity",)}
 NOUN = "noun"  # the type a Montague export gives a noun, which the metric expects last
 
 
@@ -105,8 +107,17 @@ def consistency_results(encoder: Encoder, sets: Sequence[PhraseSet]) -> dict:
     start = time.perf_counter()
     results = {
         s.name: consistency_scores(
-            s.phrases, s.words, s.types, embeddings=embeddings, tests=TESTS[s.name]
+            s.phrases,
+            s.words,
+            s.types,
+            embeddings=embeddings,
+            tests=TESTS[s.name],
+            return_cases=True,
         )
+        for s in sets
+    }
+    cases = {
+        s.name: {test: results[s.name][test].pop("cases") for test in PER_PHRASE_TESTS[s.name]}
         for s in sets
     }
     return {
@@ -116,7 +127,29 @@ def consistency_results(encoder: Encoder, sets: Sequence[PhraseSet]) -> dict:
         "embed_seconds": round(embed_seconds, 3),
         "test_seconds": round(time.perf_counter() - start, 3),
         "results": results,
+        "cases": cases,
     }
+
+
+def phrase_rows(report: dict, sets: Sequence[PhraseSet]) -> list[dict]:
+    """Per (model, phrase set, phrase): the adjectives' types (what the phrase should do) and
+    whether each per-phrase test holds; the report's ``cases`` are consumed."""
+    rows = []
+    for model in report["models"]:
+        cases = model.pop("cases")
+        for s in sets:
+            tests = cases[s.name]
+            an = [i for i, words in enumerate(s.words) if len(words) == 2]
+            position = {"intersectivity": range(len(s.phrases)), "non_subsectivity": an}
+            holds = [dict() for _ in s.phrases]
+            for test, values in tests.items():
+                for index, value in zip(position[test], values, strict=True):
+                    holds[index][test] = value
+            rows += [
+                {"model": model["label"], "phrase_set": s.name, "id": phrase, "types": types} | held
+                for phrase, types, held in zip(s.phrases, s.types, holds, strict=True)
+            ]
+    return rows
 
 
 def run_embed(
@@ -131,7 +164,7 @@ def run_embed(
 ) -> dict:
     """The consistency scores of each model (a spec for ``load_encoder`` or an ``Encoder``) on
     the chosen phrase sets of a Montague export (folder or Hub id); everything ``write_report``
-    needs."""
+    needs, ``rows`` (each phrase's outcome per model) included."""
     if not models:
         raise ModelError("no model given: pass at least one --model")
     if vocabulary not in PHRASE_CONFIGS:
@@ -158,7 +191,7 @@ def run_embed(
     if len(set(labels)) != len(labels):
         raise ModelError(f"two models share a row label ({labels}): name them apart as LABEL=MODEL")
     first = next(iter(loaded.values()))
-    return {
+    report = {
         "benchmark": "montague",
         "version": first.card.get("version"),
         "dataset": {
@@ -170,3 +203,5 @@ def run_embed(
         "phrase_sets": {s.name: len(s.phrases) for s in sets},
         "models": rows,
     }
+    report["rows"] = phrase_rows(report, sets)
+    return report

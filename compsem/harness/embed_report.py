@@ -138,12 +138,17 @@ def report_comments(report: dict, command: str) -> list[str]:
 
 
 def write_report(report: dict, out: Path, command: str, force: bool = False) -> list[Path]:
-    """``results.json``, ``tables.md``, ``scores.tsv`` and heatmap PNGs, written atomically
-    (``force``: as :func:`compsem.output_folder.check_output_folder` allows)."""
+    """``results.json``, its per-phrase ``results.rows.jsonl``, ``tables.md``, ``scores.tsv``
+    and heatmap PNGs, written atomically (``force``: as
+    :func:`compsem.output_folder.check_output_folder` allows)."""
     rows = score_rows(report)
+    summary = {key: value for key, value in report.items() if key != "rows"}
     with atomic_folder(out, {"kind": REPORT_KIND}, force=force) as staging:
         (staging / "results.json").write_text(
-            json.dumps({**report, "command": command}, indent=2) + "\n"
+            json.dumps({**summary, "command": command}, indent=2) + "\n"
+        )
+        (staging / "results.rows.jsonl").write_text(
+            "".join(json.dumps(row) + "\n" for row in report.get("rows", ()))
         )
         header = f"# Montague consistency: {', '.join(m['label'] for m in report['models'])}\n\n"
         header += f"Regenerate with `{command}`.\n\n"

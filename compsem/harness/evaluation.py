@@ -24,7 +24,10 @@ def f1_per_label(references: np.ndarray, predictions: np.ndarray, labels: Sequen
 
 def scores(references, predictions, label_names: Sequence[str]) -> dict:
     """Accuracy, macro-F1 (over the labels that occur in references or predictions, as
-    scikit-learn does), support-weighted F1 and per-label F1. ``OTHER`` predictions are errors."""
+    scikit-learn does), support-weighted F1 and per-label F1. ``OTHER`` predictions are errors.
+
+    Where the references hold one class only, the F1 scores are None: a constant predictor of
+    that class would get macro-F1 1.0, which says nothing about the model."""
     references = np.asarray(references)
     predictions = np.asarray(predictions)
     if len(references) != len(predictions):
@@ -33,13 +36,15 @@ def scores(references, predictions, label_names: Sequence[str]) -> dict:
         )
     if len(references) == 0:
         raise ValueError("nothing to score: the evaluated split is empty")
+    result = {"n": int(len(references)), "accuracy": float(np.mean(references == predictions))}
+    if len(set(references.tolist())) < 2:
+        return {**result, "macro_f1": None, "weighted_f1": None, "f1": None}
     occurring = sorted(set(references.tolist()) | (set(predictions.tolist()) - {OTHER}))
     per_label = f1_per_label(references, predictions, occurring)
     support = np.array([per_label[label][1] for label in occurring], dtype=float)
     f1 = np.array([per_label[label][0] for label in occurring])
     return {
-        "n": int(len(references)),
-        "accuracy": float(np.mean(references == predictions)),
+        **result,
         "macro_f1": float(f1.mean()),
         "weighted_f1": float((f1 * support).sum() / support.sum()),
         "f1": {label_names[label]: per_label[label][0] for label in occurring},

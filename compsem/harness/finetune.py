@@ -25,7 +25,7 @@ from compsem.harness.data import Benchmark, load_benchmark
 from compsem.harness.device import Placement, resolve
 from compsem.harness.encode import encode
 from compsem.harness.plots import curve_plot
-from compsem.harness.results import make_result, write_result
+from compsem.harness.results import make_result, write_result, write_rows
 from compsem.harness.training import (
     TrainSettings,
     align_padding,
@@ -47,6 +47,7 @@ class FineTuning:
     test: datasets.Dataset
     eval_split: str
     progress: bool = True
+    max_eval_examples: int | None = None
 
     @classmethod
     def prepare(
@@ -81,7 +82,7 @@ class FineTuning:
             learning_rate=learning_rate,
             max_length=max_length,
         )
-        return cls(model, placement, bench, settings, test, eval_split, progress)
+        return cls(model, placement, bench, settings, test, eval_split, progress, max_eval_examples)
 
     @cached_property
     def tokenizer(self):
@@ -106,8 +107,8 @@ class FineTuning:
             self.progress,
         )
 
-    def evaluate(self, classifier) -> tuple[dict, dict]:
-        """Scores on the evaluation split, and the evaluation's timing."""
+    def evaluate(self, classifier) -> tuple[dict, dict, list[dict]]:
+        """Scores on the evaluation split, the evaluation's timing and the per-row outputs."""
         return evaluate_classifier(
             classifier,
             self.tokenizer,
@@ -124,6 +125,7 @@ class FineTuning:
             **settings,
             "inputs": list(self.bench.schema.inputs),
             "eval_examples": len(self.test),
+            "max_eval_examples": self.max_eval_examples,
             "preset_note": self.bench.preset.note_for(settings, command),
         }
         provenance = self.bench.provenance(self.eval_split)
@@ -149,10 +151,10 @@ def run_train(
     results = []
     for seed in seeds:
         classifier, stats = run.train(run.model, encoded_train, seed)
-        scores, eval_stats = run.evaluate(classifier)
+        scores, eval_stats, rows = run.evaluate(classifier)
         settings = {**run.settings.as_dict(), "train_examples": len(train)}
         result = run.result("train", seed, settings, scores, {**stats, **eval_stats})
-        write_result(out, result)
+        write_rows(write_result(out, result), rows)
         if save_model:
             classifier.save_pretrained(Path(out) / f"model-seed{seed}")
             run.tokenizer.save_pretrained(Path(out) / f"model-seed{seed}")
@@ -220,6 +222,11 @@ def run_curve(
     if metric not in ("accuracy", "macro_f1"):
         raise ValueError(f"--metric must be accuracy or macro_f1, got {metric!r}")
     run = FineTuning.prepare(dataset, config, **options)
+    if metric == "macro_f1" and len(set(run.test["label"])) < 2:
+        raise ValueError(
+            f"the evaluated {run.eval_split!r} split of {config!r} holds one label only: "
+            "macro-F1 is undefined there; use --metric accuracy"
+        )
     pool_split, base_split = curve_splits(run.bench, pool_split, base_split)
     pool = run.bench.split(pool_split, "the k-shot sets")  # prefixes: the k-shot sets are nested
     shots = check_shots(shots or run.bench.preset.shots, len(pool), pool_split)
@@ -233,7 +240,7 @@ def run_curve(
     if base_split:
         base = run.bench.split(base_split, "the base fine-tune")
         encoded_base = run.encode(cap(base, max_train_examples, "--max-train-examples"))
-    points = []
+    points, per_row = [], []
     with tempfile.TemporaryDirectory(prefix="compsem-curve-") as scratch:
         for seed in seeds:
             start = run.model
@@ -252,8 +259,9 @@ def run_curve(
                     classifier, _ = run.train(
                         start, encoded_pool.select(range(k)), seed, shot_settings
                     )
-                scores, _ = run.evaluate(classifier)
+                scores, _, rows = run.evaluate(classifier)
                 points.append({"shots": k, "seed": seed, **scores})
+                per_row += [{"shots": k, "seed": seed, **row} for row in rows]
     summary = few_shot_curve(
         [p["shots"] for p in points], [p[metric] for p in points], runs=[p["seed"] for p in points]
     )
@@ -268,6 +276,7 @@ def run_curve(
     }
     result = run.result("curve", None, settings, {"points": points, "curve": summary})
     path = write_result(out, result)
+    write_rows(path, per_row)
     title = f"{report.model_name(run.model)} · {config}"
     curve_plot(summary, metric, title, path.with_suffix(".png"))
     summarise(out, [result], f"compsem curve · {config}")

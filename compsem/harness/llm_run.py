@@ -8,7 +8,6 @@ the result (``<result>.rows.jsonl``) for comparison with other tools.
 
 from __future__ import annotations
 
-import json
 import time
 from pathlib import Path
 
@@ -24,8 +23,14 @@ from compsem.harness.llm import build_request, choice_predictions, score_request
 from compsem.harness.llm_prompts import choose_prompt
 from compsem.harness.llm_vllm import score_with_vllm
 from compsem.harness.offline_models import SMOLLM2, SMOLLM2_FIX, resolve_model, smollm2_ready
-from compsem.harness.report import _table
-from compsem.harness.results import make_result, result_name, write_result, write_text
+from compsem.harness.report import _table, number
+from compsem.harness.results import (
+    make_result,
+    result_name,
+    write_result,
+    write_rows,
+    write_text,
+)
 from compsem.prompts import LLMPrompt
 
 POOL_SPLITS = ("few_shot", "train")
@@ -211,18 +216,18 @@ def _model_max_length(model) -> int:
 
 
 def _write_rows(result_path: Path, rows, references, found, scored) -> None:
-    lines = [
-        json.dumps(
+    write_rows(
+        result_path,
+        (
             {
                 "id": row.get("id", index),
                 "label": int(references[index]),
                 "prediction": int(found["raw"][index]),
                 "log_likelihoods": scored[index],
             }
-        )
-        for index, row in enumerate(rows)
-    ]
-    write_text(result_path.with_suffix(".rows.jsonl"), "\n".join(lines) + "\n")
+            for index, row in enumerate(rows)
+        ),
+    )
 
 
 def render_summary(result: dict, names) -> str:
@@ -235,7 +240,7 @@ def render_summary(result: dict, names) -> str:
         f"{shots}, prompt `{settings['prompt']}`, chat template "
         f"{'on' if settings['chat_template'] else 'off'}, {settings['eval_examples']} rows of "
         f"{result['dataset']['split']}: accuracy {scores['accuracy']:.3f} · length-normalised "
-        f"{scores['accuracy_norm']:.3f} · macro-F1 {scores['macro_f1']:.3f}{auc}",
+        f"{scores['accuracy_norm']:.3f} · macro-F1 {number(scores['macro_f1'])}{auc}",
         "## Label shares (predicted vs true)",
         _table(
             ["label", "predicted", "true"],
@@ -251,7 +256,7 @@ def render_summary(result: dict, names) -> str:
             _table(
                 [field, "n", "accuracy", "macro-F1"],
                 [
-                    [v, str(s["n"]), f"{s['accuracy']:.3f}", f"{s['macro_f1']:.3f}"]
+                    [v, str(s["n"]), f"{s['accuracy']:.3f}", number(s["macro_f1"])]
                     for v, s in values.items()
                 ],
             )
@@ -283,7 +288,7 @@ def demo_llm_table(export_folder, out=None, limit: int = DEMO_LLM_ROWS) -> str:
         ["SmolLM2-135M-Instruct, 0-shot", scores["accuracy"], scores["macro_f1"]]
         + [scores["label_shares"][n] for n in names],
     ]
-    rows = [[r[0], f"{r[1]:.3f}", f"{r[2]:.3f}", *(f"{v:.0%}" for v in r[3:])] for r in rows]
+    rows = [[r[0], number(r[1]), number(r[2]), *(f"{v:.0%}" for v in r[3:])] for r in rows]
     total = len(bench.split("test"))
     shown = f"the first {len(references)} of {total}" if len(references) < total else "all"
     header = ["model", "accuracy", "macro-F1", *(f"predicts {n}" for n in names)]

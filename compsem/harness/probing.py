@@ -33,7 +33,7 @@ from compsem.harness.prompting import (
     first_predictions,
     verbalised_predictions,
 )
-from compsem.harness.results import make_result, write_json, write_result
+from compsem.harness.results import make_result, row_ids, write_json, write_result, write_rows
 from compsem.harness.training import align_padding, load_tokenizer
 
 
@@ -109,12 +109,23 @@ def run_zero_shot(
             "batch_size": batch_size,
             "max_length": length,
             "eval_examples": len(test),
+            "max_eval_examples": max_eval_examples,
         },
         scores,
         placement,
         {"eval_seconds": seconds, "eval_examples_per_second": len(test) / seconds},
     )
-    write_result(out, result)
+    ours = model_probabilities @ mapping
+    write_rows(
+        write_result(out, result),
+        (
+            {"id": i, "label": int(gold), "prediction": int(guess), "probabilities": p.tolist()}
+            | {"model_label": id2label[int(top)]}
+            for i, gold, guess, p, top in zip(
+                row_ids(test), references, predictions, ours, logits.argmax(-1), strict=True
+            )
+        ),
+    )
     summarise(out, [result], f"compsem zero-shot · {config}")
     return result
 
@@ -176,13 +187,22 @@ def run_prompt(
             "batch_size": batch_size,
             "max_length": max_length,
             "eval_examples": len(test),
+            "max_eval_examples": max_eval_examples,
             "untrained_weights": sorted(info["missing_keys"]),
         },
         scores,
         placement,
         {"eval_seconds": seconds, "eval_examples_per_second": len(test) / seconds},
     )
-    write_result(out, result)
+    write_rows(
+        write_result(out, result),
+        (
+            {"id": i, "label": int(gold), "prediction": int(guess), "word": word}
+            for i, gold, guess, word in zip(
+                row_ids(test), references, predictions, words, strict=True
+            )
+        ),
+    )
     summarise(out, [result], f"compsem prompt · {config}")
     return result
 
@@ -284,6 +304,7 @@ def run_score(
             "batch_size": batch_size,
             "max_length": max_length,
             "hypotheses": len(test),
+            "max_eval_examples": max_eval_examples,
             "evidence_pairs": len(premises),
         },
         scores,
@@ -291,6 +312,16 @@ def run_score(
         {"eval_seconds": seconds, "pairs_per_second": len(premises) / seconds},
     )
     path = write_result(out, result)
+    evidence = np.bincount(owners, minlength=len(test))
+    write_rows(
+        path,
+        (
+            {"id": i, "label": int(gold), "score": float(value), "evidence": int(count)}
+            for i, gold, value, count in zip(
+                row_ids(test), test["label"], hypothesis_scores, evidence, strict=True
+            )
+        ),
+    )
     write_json(path.with_name(path.stem + "-pr-curve.json"), curve)
     precision_recall_plot(
         curve,

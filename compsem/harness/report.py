@@ -1,7 +1,10 @@
 """Aggregating result files into mean ± std tables laid out like the papers': fine-tuning per
 setting (PLANE Table 6), compositional vs in-distribution twins (SETI Figure 1), learning
 curves (RNPC Figure 3), zero-shot NLI per class (PLANE Table 5), two-shot prompting per class
-(PLANE Table 4) and BoOQA AUCnorm (Table 5)."""
+(PLANE Table 4) and BoOQA AUCnorm (Table 5).
+
+Runs pool only where ``comparable`` says they may (seeds, resampled splits); every line shows
+its runs and the rows each run scored, and the settings that tell it apart from its neighbours."""
 
 from __future__ import annotations
 
@@ -11,6 +14,7 @@ from pathlib import Path
 
 import numpy as np
 
+from compsem.harness.comparable import Line, group, rows_text, shared_settings
 from compsem.harness.offline_models import public_name
 
 IN_DISTRIBUTION = "_in_distribution"
@@ -40,6 +44,11 @@ def mean_std(values) -> dict:
     return {"mean": float(np.mean(values)), "std": std, "n": len(values)}
 
 
+def number(value: float | None, digits: int = 3) -> str:
+    """A score, or a dash where it is undefined (macro-F1 of a one-class group)."""
+    return "–" if value is None else f"{value:.{digits}f}"
+
+
 def fmt(stat: dict | None, percent: bool = False) -> str:
     if not stat or stat.get("mean") is None:
         return "–"
@@ -58,29 +67,47 @@ def _table(header: list[str], rows: list[list[str]], numeric_from: int = 1) -> s
     return "\n".join(lines)
 
 
-def _by(results: list[dict], key) -> dict:
-    groups = defaultdict(list)
-    for result in results:
-        groups[key(result)].append(result)
-    return dict(sorted(groups.items()))
-
-
 # ---------------------------------------------------------------- fine-tuning (train) ----------
 METRICS = (("accuracy", "accuracy"), ("macro_f1", "macro-F1"))
 
 
-def aggregate_train(results: list[dict]) -> dict:
-    """Per (model, setting): mean ± std over seeds and resampled splits, overall and by group."""
+def model_of(result: dict) -> str:
+    return model_name(result["model"])
+
+
+def config_of(result: dict) -> str:
+    return result["dataset"]["config"]
+
+
+def family_of(result: dict) -> str:
+    return family(result["dataset"]["config"])
+
+
+def _line_fields(line: Line) -> dict:
+    """What every aggregated line records: its runs, rows, setting and source files."""
+    return {
+        "label": line.label,
+        "runs": len(line.runs),
+        "rows": line.rows,
+        "evaluation": line.evaluation,
+        "files": line.files,
+    }
+
+
+def aggregate_train(results: list[dict], sources=None) -> dict:
+    """Per (model, setting, evaluation): mean ± std over seeds and resampled splits, overall and
+    by group."""
     rows, by_group = [], defaultdict(dict)
-    for (model, setting), runs in _by(
-        results, lambda r: (model_name(r["model"]), family(r["dataset"]["config"]))
-    ).items():
+    lines = group(results, model_of, family_of, sources)
+    for line in lines:
+        runs = line.runs
         row = {
-            "model": model,
-            "setting": setting,
+            "model": line.model,
+            "setting": line.config,
+            "varying": line.varying,
             "configs": sorted({r["dataset"]["config"] for r in runs}),
             "seeds": sorted({r["seed"] for r in runs if r["seed"] is not None}),
-            "runs": len(runs),
+            **_line_fields(line),
         }
         for metric, _ in (*METRICS, ("aucnorm", "AUCnorm")):
             row[metric] = mean_std(r["scores"].get(metric) for r in runs)
@@ -88,7 +115,7 @@ def aggregate_train(results: list[dict]) -> dict:
         fields = {f for r in runs for f in r["scores"].get("by_group", {})}
         for field in sorted(fields):
             values = {v for r in runs for v in r["scores"]["by_group"].get(field, {})}
-            by_group[field][f"{model} · {setting}"] = {
+            by_group[field][line.label] = {
                 value: mean_std(
                     r["scores"]["by_group"][field][value]["accuracy"]
                     for r in runs
@@ -96,25 +123,39 @@ def aggregate_train(results: list[dict]) -> dict:
                 )
                 for value in sorted(values)
             }
-    return {"settings": rows, "by_group": dict(by_group)}
+    return {"settings": rows, "shared": shared_settings(lines), "by_group": dict(by_group)}
 
 
-def render_train(aggregate: dict) -> str:
+def _setting_columns(rows: list[dict]) -> tuple[list[str], list[list[str]]]:
+    """The "settings" column where lines differ in more than model and config, and runs and
+    rows, which every line shows."""
+    varied = any(row["varying"] for row in rows)
+    header = [*(["settings"] if varied else []), "runs", "n rows"]
+    cells = [
+        [*([row["varying"]] if varied else []), str(row["runs"]), rows_text(row["rows"])]
+        for row in rows
+    ]
+    return header, cells
+
+
+def render_train(aggregate: dict, title="## Fine-tuning (mean ± std over seeds and splits)") -> str:
     rows = aggregate["settings"]
     has_auc = any(row["aucnorm"]["n"] for row in rows)
-    header = ["model", "setting", "runs", *(label for _, label in METRICS)]
+    header, setting_cells = _setting_columns(rows)
+    header = ["model", "setting", *header, *(label for _, label in METRICS)]
     header += ["AUCnorm"] if has_auc else []
     lines = [
         [
             row["model"],
             row["setting"],
-            str(row["runs"]),
+            *cells,
             *(fmt(row[metric]) for metric, _ in METRICS),
             *([fmt(row["aucnorm"])] if has_auc else []),
         ]
-        for row in rows
+        for row, cells in zip(rows, setting_cells, strict=True)
     ]
-    parts = ["## Fine-tuning (mean ± std over seeds and splits)", _table(header, lines, 2)]
+    parts = [title, _table(header, lines, 2)]
+    parts += [aggregate["shared"]] if aggregate.get("shared") else []
     twins = _twins(rows)
     if twins:
         parts += [
@@ -137,34 +178,49 @@ def render_train(aggregate: dict) -> str:
     return "\n\n".join(parts)
 
 
+def _twin_key(row: dict) -> str:
+    """A line's setting without what differs between a config and its in-distribution twin."""
+    setting = {k: v for k, v in row["evaluation"].items() if k != "train_examples"}
+    return repr(sorted(setting.items()))
+
+
 def _twins(rows: list[dict]) -> list[tuple]:
-    """(model, setting, accuracy, in-distribution accuracy) where both configs were run."""
-    index = {(row["model"], row["setting"]): row for row in rows}
+    """(model, setting, accuracy, in-distribution accuracy) where both configs were run under
+    the same evaluation setting."""
+    index = {(row["model"], row["setting"], _twin_key(row)): row for row in rows}
     return [
-        (model, setting, row["accuracy"], index[(model, setting + IN_DISTRIBUTION)]["accuracy"])
-        for (model, setting), row in index.items()
-        if (model, setting + IN_DISTRIBUTION) in index
+        (
+            model,
+            setting,
+            row["accuracy"],
+            index[(model, setting + IN_DISTRIBUTION, key)]["accuracy"],
+        )
+        for (model, setting, key), row in index.items()
+        if (model, setting + IN_DISTRIBUTION, key) in index
     ]
 
 
 # ---------------------------------------------------------------- learning curves --------------
-def aggregate_curves(results: list[dict]) -> list[dict]:
+def aggregate_curves(results: list[dict], sources=None) -> list[dict]:
     curves = []
-    for (model, config), runs in _by(
-        results, lambda r: (model_name(r["model"]), r["dataset"]["config"])
-    ).items():
-        summary = runs[-1]["scores"]["curve"]  # a later run of the same curve supersedes
+    for line in group(results, model_of, config_of, sources):
+        # A rerun of the same curve under the same settings supersedes the earlier one.
+        latest = max(range(len(line.runs)), key=lambda i: line.runs[i]["created"])
+        run, summary = line.runs[latest], line.runs[latest]["scores"]["curve"]
         curves.append(
             {
-                "model": model,
-                "config": config,
-                "metric": runs[-1]["settings"]["metric"],
+                "model": line.model,
+                "config": line.config,
+                "metric": run["settings"]["metric"],
                 "shots": summary["shots"],
                 "mean": summary["mean"],
                 "std": summary["std"],
                 "count": summary["count"],
                 "aulc": summary["aulc"],
                 "aulc_std": summary.get("aulc_std"),
+                **_line_fields(line),
+                "runs": len(run["settings"].get("seeds") or [None]),
+                "files": [line.files[latest]],
             }
         )
     return curves
@@ -172,7 +228,7 @@ def aggregate_curves(results: list[dict]) -> list[dict]:
 
 def render_curves(curves: list[dict]) -> str:
     shots = sorted({k for curve in curves for k in curve["shots"]})
-    names = [f"{c['model']} · {c['config']} ({c['metric']})" for c in curves]
+    names = [f"{c['label']} ({c['metric']})" for c in curves]
     rows = []
     for k in shots:
         cells = []
@@ -184,19 +240,26 @@ def render_curves(curves: list[dict]) -> str:
                 cells.append("–")
         rows.append([str(k), *cells])
     rows.append(["AULC", *(fmt({"mean": c["aulc"], "std": c["aulc_std"]}) for c in curves)])
+    rows.append(["seeds", *(str(c["runs"]) for c in curves)])
+    rows.append(["n rows", *(rows_text(c["rows"]) for c in curves)])
     return "\n\n".join(
         ["## Few-shot learning curves (mean ± std over seeds)", _table(["shots", *names], rows)]
     )
 
 
 # ---------------------------------------------------------------- zero-shot, prompt, score -----
-def aggregate_by_class(results: list[dict], metric: str, table_key: str | None = None) -> dict:
-    """Per (model, config): overall and per-group mean ± std of ``metric``."""
+def aggregate_by_class(
+    results: list[dict], metric: str, table_key: str | None = None, sources=None
+) -> dict:
+    """Per (model, config, evaluation): overall and per-group mean ± std of ``metric``."""
     columns = {}
-    for (model, config), runs in _by(
-        results, lambda r: (model_name(r["model"]), r["dataset"]["config"])
-    ).items():
-        column = {"overall": mean_std(r["scores"][metric] for r in runs), "by_group": {}}
+    for line in group(results, model_of, config_of, sources):
+        runs = line.runs
+        column = {
+            "overall": mean_std(r["scores"][metric] for r in runs),
+            "by_group": {},
+            **_line_fields(line),
+        }
         for field in sorted({f for r in runs for f in r["scores"].get("by_group", {})}):
             values = sorted({v for r in runs for v in r["scores"]["by_group"][field]})
             column["by_group"][field] = {
@@ -209,8 +272,15 @@ def aggregate_by_class(results: list[dict], metric: str, table_key: str | None =
             }
         if table_key:
             column[table_key] = runs[-1]["scores"][table_key]
-        columns[f"{model} · {config}"] = column
+        columns[line.label] = column
     return columns
+
+
+def _count_rows(columns: dict) -> list[list[str]]:
+    return [
+        ["runs", *(str(c["runs"]) for c in columns.values())],
+        ["n rows", *(rows_text(c["rows"]) for c in columns.values())],
+    ]
 
 
 def render_by_class(title: str, columns: dict, metric_label: str, first_field: str | None) -> str:
@@ -226,10 +296,13 @@ def render_by_class(title: str, columns: dict, metric_label: str, first_field: s
             for v in values
         ]
         rows.append(["all", *(fmt(c["overall"], percent=True) for c in columns.values())])
-        parts += [f"### {metric_label} (%) by {field}", _table([field, *columns], rows)]
+        parts += [
+            f"### {metric_label} (%) by {field}",
+            _table([field, *columns], rows + _count_rows(columns)),
+        ]
     if not fields:
         rows = [["all", *(fmt(c["overall"], percent=True) for c in columns.values())]]
-        parts.append(_table(["", *columns], rows))
+        parts.append(_table(["", *columns], rows + _count_rows(columns)))
     return "\n\n".join(parts)
 
 
@@ -242,34 +315,35 @@ def render_prompt_table(columns: dict) -> str:
     return "\n\n".join(
         [
             "### Two-shot F1 (%) per class, mean ± std over templates × verbalisers (PLANE Table 4)",
-            _table(["class", *columns], rows),
+            _table(["class", *columns], rows + _count_rows(columns)),
         ]
     )
 
 
-def aggregate_scores(results: list[dict]) -> list[dict]:
+def aggregate_scores(results: list[dict], sources=None) -> list[dict]:
     rows = []
-    for (model, config, method), runs in _by(
-        results,
-        lambda r: (model_name(r["model"]), r["dataset"]["config"], r["settings"]["method"]),
-    ).items():
+    for line in group(results, model_of, config_of, sources, shown=("method",)):
         rows.append(
             {
-                "model": model,
-                "config": config,
-                "method": method,
-                **{m: mean_std(r["scores"][m] for r in runs) for m in ("aucnorm", "auc_50")},
+                "model": line.model,
+                "config": line.config,
+                "method": line.evaluation.get("method"),
+                "varying": line.varying,
+                **_line_fields(line),
+                **{m: mean_std(r["scores"][m] for r in line.runs) for m in ("aucnorm", "auc_50")},
             }
         )
     return rows
 
 
 def render_scores(rows: list[dict]) -> str:
+    header, setting_cells = _setting_columns(rows)
     table = _table(
-        ["model", "method", "config", "AUCnorm (%)", "AUC50% (%)"],
+        ["model", "method", "config", *header, "AUCnorm (%)", "AUC50% (%)"],
         [
-            [r["model"], r["method"], r["config"], fmt(r["aucnorm"], True), fmt(r["auc_50"], True)]
-            for r in rows
+            [r["model"], r["method"], r["config"], *cells]
+            + [fmt(r["aucnorm"], True), fmt(r["auc_50"], True)]
+            for r, cells in zip(rows, setting_cells, strict=True)
         ],
         3,
     )
@@ -277,22 +351,37 @@ def render_scores(rows: list[dict]) -> str:
 
 
 # ---------------------------------------------------------------- the whole report ------------
-def aggregate(results: list[dict]) -> dict:
-    by_command = _by(results, lambda r: r["command"])
+def aggregate(results: list[dict], sources=None, unreadable=()) -> dict:
+    """Every section's lines; ``sources`` are the results' files (for links), ``unreadable``
+    the files that could not be read, each ``{"file", "reason"}``."""
+    sources = sources or [""] * len(results)
+    by_command = defaultdict(lambda: ([], []))
+    for result, source in zip(results, sources, strict=True):
+        by_command[result["command"]][0].append(result)
+        by_command[result["command"]][1].append(source)
     report = {}
     if "train" in by_command:
-        report["train"] = aggregate_train(by_command["train"])
+        report["train"] = aggregate_train(*by_command["train"])
     if "curve" in by_command:
-        report["curve"] = aggregate_curves(by_command["curve"])
+        report["curve"] = aggregate_curves(*by_command["curve"])
     if "zero-shot" in by_command:
-        report["zero_shot"] = aggregate_by_class(by_command["zero-shot"], "macro_f1")
+        runs, files = by_command["zero-shot"]
+        report["zero_shot"] = aggregate_by_class(runs, "macro_f1", sources=files)
     if "prompt" in by_command:
-        report["prompt"] = aggregate_by_class(by_command["prompt"], "weighted_f1", "per_class")
+        runs, files = by_command["prompt"]
+        report["prompt"] = aggregate_by_class(runs, "weighted_f1", "per_class", files)
     if "score" in by_command:
-        report["score"] = aggregate_scores(by_command["score"])
+        report["score"] = aggregate_scores(*by_command["score"])
     if "llm" in by_command:
-        report["llm"] = aggregate_train(by_command["llm"])
+        report["llm"] = aggregate_train(*by_command["llm"])
+    if unreadable:
+        report["unreadable"] = list(unreadable)
     return report
+
+
+def render_unreadable(unreadable: list[dict]) -> str:
+    lines = [f"- `{item['file']}`: {item['reason']}" for item in unreadable]
+    return "\n".join(["## Files not read (their runs are missing above)", *lines])
 
 
 def render(report: dict) -> str:
@@ -318,10 +407,8 @@ def render(report: dict) -> str:
         parts.append(render_scores(report["score"]))
     if "llm" in report:
         parts.append(
-            render_train(report["llm"]).replace(
-                "## Fine-tuning (mean ± std over seeds and splits)",
-                "## Causal LMs by log-likelihood (mean ± std over seeds)",
-                1,
-            )
+            render_train(report["llm"], "## Causal LMs by log-likelihood (mean ± std over seeds)")
         )
+    if report.get("unreadable"):
+        parts.append(render_unreadable(report["unreadable"]))
     return "\n\n".join(parts) + "\n"

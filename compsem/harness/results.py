@@ -126,29 +126,80 @@ def write_text(path: Path, text: str) -> Path:
     return claim_file(Path(path), lambda partial: partial.write_text(text, encoding="utf-8"))
 
 
-def read_results(paths) -> list[dict]:
-    """Every result file under the given folders (recursively) or files, validated."""
-    results = []
+def rows_path(result_path: Path) -> Path:
+    """Where a result's per-row outputs go: ``<result>.rows.jsonl`` beside it."""
+    return Path(result_path).with_suffix(".rows.jsonl")
+
+
+def write_rows(result_path: Path, rows) -> Path:
+    """One JSON object per evaluated row (id, gold label, prediction, score(s)), as lm-eval's
+    ``--log_samples`` keeps them: the numbers of a result can be recomputed or compared."""
+    return write_text(rows_path(result_path), "".join(json.dumps(row) + "\n" for row in rows))
+
+
+def row_ids(split) -> list:
+    """The rows' stable ids, or their positions where a split has none."""
+    return list(split["id"]) if "id" in split.column_names else list(range(len(split)))
+
+
+def read_result_files(paths) -> tuple[list[dict], list[str], list[tuple[str, dict]], list[dict]]:
+    """Every result file under the given folders (recursively) or files, validated: the
+    results, their files, ``compsem embed`` reports (file, report), and the files a folder holds
+    that could not be read as a result (truncated or unreadable JSON, or a result that fails
+    validation), each ``{"file", "reason"}``, so a report names them rather than silently
+    leaving their runs out. A file named directly must be a valid result."""
+    results, sources, embeds, unreadable = [], [], [], []
     for path in map(Path, paths):
         if not path.exists():
             raise ValueError(f"no such run folder or result file: {path}")
         files = sorted(path.rglob("*.json")) if path.is_dir() else [path]
         for file in files:
             try:
-                payload = json.loads(file.read_text())
-            except json.JSONDecodeError as error:
-                if path.is_dir():
-                    continue  # a folder may hold other JSON; only results are read
-                raise ValueError(
-                    f"{file} is not valid JSON ({error.msg} at line {error.lineno})"
-                ) from None
-            if isinstance(payload, dict) and MARKER in payload:
-                results.append(validate_result(payload, str(file)))
+                kind, payload = _read_result(file)
+            except ValueError as error:
+                if not path.is_dir():
+                    raise
+                reason = str(error).removeprefix(f"{file}: ").removeprefix(f"{file} ")
+                unreadable.append({"file": str(file), "reason": reason})
+                continue
+            if kind == "result":
+                results.append(payload)
+                sources.append(str(file))
+            elif kind == "embed":
+                embeds.append((str(file), payload))
             elif not path.is_dir():
                 raise ValueError(f"{file} is not a compsem result file")
-    if not results:
+    if not results and not embeds:
+        problems = "".join(f"; {item['file']}: {item['reason']}" for item in unreadable)
         raise ValueError(
             f"no compsem result files under {', '.join(map(str, paths))}: pass the --out folders "
-            "of train, curve, zero-shot, prompt, score or llm runs"
+            f"of train, curve, zero-shot, prompt, score, llm or embed runs{problems}"
         )
-    return results
+    return results, sources, embeds, unreadable
+
+
+def _read_result(file: Path) -> tuple[str | None, dict | None]:
+    """("result", the validated result) or ("embed", a ``compsem embed`` report) in ``file``;
+    (None, None) for JSON that is neither (a folder may hold other JSON); one ValueError for a
+    file that cannot be read or parsed."""
+    try:
+        payload = json.loads(file.read_text())
+    except json.JSONDecodeError as error:
+        raise ValueError(
+            f"{file} is not valid JSON ({error.msg}: line {error.lineno} column {error.colno}; "
+            "truncated?)"
+        ) from None
+    except (OSError, UnicodeDecodeError) as error:
+        raise ValueError(f"{file} cannot be read ({error})") from None
+    if isinstance(payload, dict) and MARKER in payload:
+        return "result", validate_result(payload, str(file))
+    if isinstance(payload, dict) and str(payload.get("command", "")).startswith("compsem embed"):
+        if not isinstance(payload.get("models"), list):
+            raise ValueError(f"{file} is a compsem embed report without its models")
+        return "embed", payload
+    return None, None
+
+
+def read_results(paths) -> list[dict]:
+    """The results of ``read_result_files``."""
+    return read_result_files(paths)[0]

@@ -2,6 +2,7 @@
 
 import math
 import numbers
+import warnings
 
 import datasets
 import evaluate
@@ -9,8 +10,9 @@ import numpy as np
 
 _DESCRIPTION = """\
 AUCnorm (Li et al., 2022, eq. 1) is the share of the area above the random baseline precision ξ
-that lies under a model's precision-recall curve: 1 for a perfect ranking, about 0 for a random
-one. Unlike AUC with a fixed precision floor (AUC50%), it compares models across test sets with
+that lies under a model's precision-recall curve: 1 for a perfect ranking, near 0 for a random
+ranking of many examples, and 0.5 for a constant scorer (all scores tied: the trapezoid from the
+sentinel (recall 0, precision 1) straight to (1, ξ); a warning says so). Unlike AUC with a fixed precision floor (AUC50%), it compares models across test sets with
 different positive rates. ξ defaults to the positive rate of the references.
 
 The curve follows the authors' released code (sklearn's precision-recall curve as of 2021): scores
@@ -31,7 +33,8 @@ Args:
     return_curve (`bool`, defaults to `False`): also return the precision-recall curve.
 
 Returns:
-    aucnorm (`float`): ∫ max(P(R) − ξ, 0) dR / (1 − ξ), in [0, 1].
+    aucnorm (`float`): ∫ max(P(R) − ξ, 0) dR / (1 − ξ), in [0, 1]; 0.5 (with a warning) when
+        all scores tie.
     auc_xi (`float`): area under the points with precision ≥ ξ, in [0, 1].
     auc_50 (`float`): area under the points with precision ≥ 0.5 (AUC50%), in [0, 1].
     baseline_precision (`float`): the ξ used.
@@ -177,6 +180,14 @@ def aucnorm_scores(
         )
     scores, labels = check_inputs(predictions, references)
     precision, recall, thresholds = _curve(scores, labels)
+    if scores.min() == scores.max():
+        warnings.warn(
+            f"all {len(scores)} scores are tied at {scores[0]:g}: the curve is the straight line "
+            "from the sentinel (0, 1) to (1, ξ), so AUCnorm is 0.5 for a scorer that ranks "
+            "nothing; check the model's scores",
+            UserWarning,
+            stacklevel=2,
+        )
     if baseline_precision is None:
         baseline = float(labels.sum() / len(labels))
     else:

@@ -39,11 +39,15 @@ Args:
     tests (`list` of `str`, optional): which of "intersectivity", "pair_intersectivity" and
         "non_subsectivity" to run (default: all three).
     batch_size (`int`, defaults to 256): batch size when `model` is a sentence-transformers model.
+    return_cases (`bool`, defaults to `False`): also return, for intersectivity and
+        non-subsectivity, whether each phrase's case holds (`cases`, a list of bool in phrase
+        order; non-subsectivity's covers the AN phrases only). Pair intersectivity's cases are
+        quadruples of phrases and are not returned.
 
 Returns:
     For each test run, a dict with `score` (share of cases that hold, in [0, 1]; None without
     cases), `count` (cases tested) and `by_type` (the same two per type key: the adjective type,
-    or types joined by ", " for AAN phrases and adjective pairs).
+    or types joined by ", " for AAN phrases and adjective pairs); with `return_cases`, `cases`.
 
 Examples:
     >>> consistency = evaluate.load("consistency")
@@ -222,8 +226,8 @@ def _distance_rows(unit: np.ndarray, left: np.ndarray, right: np.ndarray) -> np.
     return out
 
 
-def intersectivity(unit: np.ndarray, phrase_rows, word_rows, keys) -> dict:
-    """Eq. 3 for every phrase: max_i d(p, t_i) ≤ min_{j<k} d(t_j, t_k)."""
+def intersectivity_holds(unit: np.ndarray, phrase_rows, word_rows) -> np.ndarray:
+    """Whether eq. 3 holds for each phrase: max_i d(p, t_i) ≤ min_{j<k} d(t_j, t_k)."""
     holds = np.zeros(len(phrase_rows), dtype=bool)
     lengths = np.array([len(rows) for rows in word_rows])
     for length in np.unique(lengths):
@@ -234,14 +238,14 @@ def intersectivity(unit: np.ndarray, phrase_rows, word_rows, keys) -> dict:
         j, k = np.triu_indices(length, 1)
         between_words = _distance_rows(unit, words[:, j], words[:, k]).min(axis=1)
         holds[members] = to_words <= between_words
-    return _tally(keys, holds)
+    return holds
 
 
-def non_subsectivity(unit: np.ndarray, phrase_rows, adjective_rows, noun_rows, keys) -> dict:
-    """Eq. 7 for every AN phrase: d(an, a) ≤ d(an, n)."""
+def non_subsectivity_holds(unit: np.ndarray, phrase_rows, adjective_rows, noun_rows) -> np.ndarray:
+    """Whether eq. 7 holds for each AN phrase: d(an, a) ≤ d(an, n)."""
     to_adjective = _distance_rows(unit, phrase_rows, adjective_rows)
     to_noun = _distance_rows(unit, phrase_rows, noun_rows)
-    return _tally(keys, to_adjective <= to_noun)
+    return to_adjective <= to_noun
 
 
 def pair_intersectivity(unit: np.ndarray, phrase_rows, adjectives, nouns, adjective_types) -> dict:
@@ -293,6 +297,7 @@ def consistency_scores(
     model=None,
     tests: Sequence[str] = TESTS,
     batch_size: int = 256,
+    return_cases: bool = False,
 ) -> dict:
     """Run the consistency tests (see the module description) and return their scores."""
     if isinstance(tests, str):  # a bare name: set("intersectivity") would list its letters
@@ -309,7 +314,10 @@ def consistency_scores(
     results = {}
     if "intersectivity" in tests:
         keys = [", ".join(kinds[:-1]) for kinds in types]
-        results["intersectivity"] = intersectivity(unit, phrase_rows, word_rows, keys)
+        holds = intersectivity_holds(unit, phrase_rows, word_rows)
+        results["intersectivity"] = _tally(keys, holds)
+        if return_cases:
+            results["intersectivity"]["cases"] = holds.tolist()
     an = [index for index, tokens in enumerate(words) if len(tokens) == 2]
     adjective_rows = np.array([word_rows[i][0] for i in an], dtype=np.int64)
     noun_rows = np.array([word_rows[i][1] for i in an], dtype=np.int64)
@@ -320,9 +328,10 @@ def consistency_scores(
             unit, phrase_rows[an], adjectives, nouns, adjective_types
         )
     if "non_subsectivity" in tests:
-        results["non_subsectivity"] = non_subsectivity(
-            unit, phrase_rows[an], adjective_rows, noun_rows, adjective_types
-        )
+        holds = non_subsectivity_holds(unit, phrase_rows[an], adjective_rows, noun_rows)
+        results["non_subsectivity"] = _tally(adjective_types, holds)
+        if return_cases:
+            results["non_subsectivity"]["cases"] = holds.tolist()
     return results
 
 

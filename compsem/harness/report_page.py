@@ -1,0 +1,326 @@
+"""The results page of ``compsem report --out DIR``: ``index.md`` and its twin ``index.html``.
+
+Per benchmark: a leaderboard (a line per model and comparable group, mean ± std over seeds, the
+runs and rows behind it), the papers' breakdowns (accuracy per grouping field, PLANE's adjective
+class × inference type, SETI's compositional vs in-distribution twins, BoOQA's AUCnorm beside
+the random baseline ξ, the Montague tables), plots as SVG (few-shot curves with a band over
+seeds, bars per class, precision-recall curves, heatmaps), and the runs: every number links to
+its line there, which links the result file and per-row file of each run and gives the command
+that reruns it. The Markdown is the one source: ``page_html`` renders it, SVG inline."""
+
+from __future__ import annotations
+
+import json
+import os
+from collections import defaultdict
+from pathlib import Path
+
+from compsem.builders.montague.lexicon import ADJECTIVE_TYPES, TYPE_CODES
+from compsem.builders.montague.tables import markdown_tables
+from compsem.harness import svg
+from compsem.harness.comparable import Line, group, rows_text
+from compsem.harness.embed_report import score_rows
+from compsem.harness.report import (
+    _table,
+    _twins,
+    aggregate_train,
+    config_of,
+    family_of,
+    fmt,
+    mean_std,
+    model_of,
+)
+from compsem.harness.reproduce import command_line
+from compsem.harness.results import rows_path
+
+ORDER = ("plane", "rnpc", "seti", "booqa", "montague")
+TITLES = {
+    "plane": "PLANE: adjective-noun entailment",
+    "rnpc": "RNPC: recursive noun phrases",
+    "seti": "SETI: systematic entailment",
+    "booqa": "BoOQA: open question answering by entailment",
+    "montague": "Montague consistency of embeddings",
+}
+# The leaderboard's score columns, and how a run gives each.
+SCORES = (
+    ("accuracy", lambda r: r["scores"].get("accuracy")),
+    ("macro-F1", lambda r: r["scores"].get("macro_f1")),
+    ("AUCnorm", lambda r: r["scores"].get("aucnorm")),
+    ("weighted F1", lambda r: r["scores"].get("weighted_f1") if r["command"] == "prompt" else None),
+    ("AUC50%", lambda r: r["scores"].get("auc_50")),
+    ("AULC", lambda r: (r["scores"].get("curve") or {}).get("aulc")),
+)
+POOLED = {"train": family_of, "llm": family_of}  # resampled splits pool; others per config
+CROSS = " × "
+
+
+class Page:
+    """Markdown parts and SVG plots; links are resolved against the page's folder."""
+
+    def __init__(self, out: Path):
+        self.out = Path(out)
+        self.parts: list[str] = []
+        self.plots: dict[str, str] = {}
+        self.anchors: dict[int, str] = {}
+        self.lines: list[tuple[str, str, Line]] = []
+
+    def link(self, file: str) -> str:
+        return Path(os.path.relpath(Path(file).resolve(), self.out.resolve())).as_posix()
+
+    def plot(self, name: str, text: str, caption: str) -> str:
+        self.plots[name] = text
+        return f"![{caption}](plots/{name})"
+
+    def anchor(self, command: str, line: Line) -> str:
+        if id(line) not in self.anchors:
+            self.anchors[id(line)] = f"runs-{len(self.anchors) + 1}"
+            self.lines.append((self.anchors[id(line)], command, line))
+        return self.anchors[id(line)]
+
+
+def lines_by_benchmark(results: list[dict], sources: list[str]) -> dict[str, list[tuple]]:
+    """(command, Line) per benchmark, grouped the way ``compsem report`` groups them; a line's
+    label names what sets it apart within its benchmark and command."""
+    by_command = defaultdict(lambda: ([], []))
+    for result, source in zip(results, sources, strict=True):
+        key = (result["dataset"].get("preset") or "other", result["command"])
+        by_command[key][0].append(result)
+        by_command[key][1].append(source)
+    benchmarks = defaultdict(list)
+    for (benchmark, command), (runs, files) in sorted(by_command.items()):
+        for line in group(runs, model_of, POOLED.get(command, config_of), files):
+            benchmarks[benchmark].append((command, line))
+    return benchmarks
+
+
+def runs_of(command: str, line: Line) -> int:
+    """Runs behind a line: a curve's seeds (one file holds them all), else its result files."""
+    if command == "curve":
+        latest = max(line.runs, key=lambda r: r["created"])
+        return len(latest["settings"].get("seeds") or [None])
+    return len(line.runs)
+
+
+def leaderboard(page: Page, lines: list[tuple]) -> None:
+    stats = {
+        label: [mean_std(score(r) for r in line.runs) for _, line in lines]
+        for label, score in SCORES
+    }
+    shown = [label for label, column in stats.items() if any(s["n"] for s in column)]
+    rows = []
+    for index, (command, line) in enumerate(lines):
+        anchor = page.anchor(command, line)
+        # Which rows were scored is always shown: lines of different commands are compared here.
+        settings = [f"rows {line.evaluation.get('rows')}", *filter(None, line.varying.split(", "))]
+        rows.append(
+            [line.model, command, line.config, ", ".join(dict.fromkeys(settings))]
+            + [str(runs_of(command, line))]
+            + [rows_text(line.rows)]
+            + [
+                f"[{fmt(stats[label][index])}](#{anchor})" if stats[label][index]["n"] else "–"
+                for label in shown
+            ]
+        )
+    header = ["model", "command", "config", "settings", "runs", "n rows", *shown]
+    page.parts += ["### Leaderboard (mean ± std over seeds and resampled splits)"]
+    page.parts += [_table(header, rows, 4)]
+
+
+def _group_means(line: Line, field: str) -> dict:
+    groups = [r["scores"].get("by_group", {}).get(field, {}) for r in line.runs]
+    values = sorted({value for by_value in groups for value in by_value})
+    return {value: mean_std(g[value]["accuracy"] for g in groups if value in g) for value in values}
+
+
+def breakdowns(page: Page, benchmark: str, lines: list[tuple]) -> None:
+    """Accuracy per value of each grouping field (a column per line, and bars), and the cross
+    of the first two fields as a matrix per line (PLANE: class × inference type)."""
+    fields = defaultdict(list)
+    for command, line in lines:
+        for field in dict.fromkeys(f for r in line.runs for f in r["scores"].get("by_group", {})):
+            fields[field].append((command, line))
+    for field, members in fields.items():
+        means = [_group_means(line, field) for _, line in members]
+        if CROSS in field:
+            for (command, line), cells in zip(members, means, strict=True):
+                _matrix(page, field, command, line, cells)
+            continue
+        values = sorted({value for cells in means for value in cells})
+        rows = [
+            [value]
+            + [
+                f"[{fmt(cells.get(value))}](#{page.anchor(command, line)})"
+                for (command, line), cells in zip(members, means, strict=True)
+            ]
+            for value in values
+        ]
+        header = [field, *(f"{line.label} ({command})" for command, line in members)]
+        page.parts += [f"### Accuracy by {field}", _table(header, rows)]
+        if 1 < len(values) <= 12:
+            series = [
+                {
+                    "name": f"{line.label} ({command})",
+                    "values": [(cells.get(v) or {}).get("mean") for v in values],
+                    "std": [(cells.get(v) or {}).get("std") for v in values],
+                }
+                for (command, line), cells in list(zip(members, means, strict=True))[:6]
+            ]
+            title = f"{benchmark}: accuracy by {field}"
+            page.parts.append(
+                page.plot(
+                    f"{benchmark}-bars-{field}.svg",
+                    svg.bars(title, values, series, "accuracy"),
+                    title,
+                )
+            )
+
+
+def _matrix(page: Page, field: str, command: str, line: Line, cells: dict) -> None:
+    first, second = field.split(CROSS)
+    rows = sorted({key.split(CROSS)[0] for key in cells})
+    columns = sorted({key.split(CROSS)[1] for key in cells})
+    table = [[row, *(fmt(cells.get(f"{row}{CROSS}{c}")) for c in columns)] for row in rows]
+    anchor = page.anchor(command, line)
+    page.parts += [
+        f"### Accuracy by {first} × {second}: [{line.label} ({command})](#{anchor})",
+        _table([f"{first} \\ {second}", *columns], table),
+    ]
+
+
+def twins(page: Page, lines: list[tuple]) -> None:
+    """SETI Figure 1: compositional generalisation beside the in-distribution twin."""
+    runs = [r for command, line in lines if command == "train" for r in line.runs]
+    pairs = _twins(aggregate_train(runs)["settings"]) if runs else []
+    if pairs:
+        page.parts += [
+            "### Compositional generalisation vs in-distribution (accuracy, SETI Figure 1)",
+            _table(
+                ["model", "setting", "compositional", "in-distribution"],
+                [[m, s, fmt(a), fmt(b)] for m, s, a, b in pairs],
+                2,
+            ),
+        ]
+
+
+def curves(page: Page, benchmark: str, lines: list[tuple]) -> None:
+    by_config = defaultdict(list)
+    for command, line in lines:
+        if command == "curve":
+            by_config[line.config].append(line)
+    for config, members in by_config.items():
+        series = []
+        for line in members:
+            summary = max(line.runs, key=lambda r: r["created"])["scores"]["curve"]
+            series.append({"name": line.model, **{k: summary[k] for k in ("shots", "mean", "std")}})
+        metric = members[0].runs[0]["settings"].get("metric", "accuracy")
+        title = f"{benchmark} {config}: few-shot curve, ± std over seeds"
+        page.parts.append(
+            page.plot(
+                f"{benchmark}-curve-{config}.svg", svg.curves(title, series, "shots", metric), title
+            )
+        )
+
+
+def aucnorm_table(page: Page, lines: list[tuple]) -> None:
+    """BoOQA Table 5: AUCnorm beside ξ, and a precision-recall curve per scoring run."""
+    rows, plots = [], []
+    for command, line in lines:
+        for result, file in zip(line.runs, line.files, strict=True):
+            if "aucnorm" not in result["scores"]:
+                continue
+            xi = result["scores"].get("baseline_precision")
+            method = result["settings"].get("method", "log-likelihood")
+            rows.append(
+                [line.model, command, line.config, method]
+                + [f"[{result['scores']['aucnorm']:.3f}](#{page.anchor(command, line)})"]
+                + ["–" if xi is None else f"{xi:.3f}", rows_text(line.rows)]
+            )
+            curve = Path(file).with_name(Path(file).stem + "-pr-curve.json") if file else None
+            if curve and curve.is_file() and xi is not None:
+                points = json.loads(curve.read_text())
+                title = f"{line.model} · {method} · {line.config}: precision-recall"
+                name = f"booqa-pr-{len(page.plots) + 1}.svg"
+                text = svg.precision_recall(title, points["recall"], points["precision"], xi)
+                plots.append(page.plot(name, text, title))
+    if rows:
+        header = ["model", "command", "config", "method", "AUCnorm", "ξ", "n rows"]
+        page.parts += ["### AUCnorm and the random baseline ξ (BoOQA Table 5)"]
+        page.parts += [_table(header, rows, 4), *plots]
+
+
+def montague(page: Page, embeds: list[tuple[str, dict]]) -> None:
+    """The Montague tables (Carvalho et al., Tables 2-5) and type × type heatmaps per report."""
+    for file, report in embeds:
+        rows = score_rows(report)
+        models = ", ".join(m["label"] for m in report["models"])
+        page.parts += [
+            f"### {models}: [{Path(file).name}]({page.link(file)}) · "
+            f"[per phrase]({page.link(str(rows_path(file)))})",
+            f"Rerun: `{report.get('command', '')}`",
+            markdown_tables(rows, (2, 3, 4, 5), level="####").strip(),
+        ]
+        codes = [TYPE_CODES[t] for t in ADJECTIVE_TYPES]
+        for phrase_set, test in (("an", "pair_intersectivity"), ("aan", "intersectivity")):
+            for model in report["models"]:
+                result = model["results"].get(phrase_set, {}).get(test)
+                if not result:
+                    continue
+                cells = {
+                    tuple(TYPE_CODES[t] for t in key.split(", ")): cell["score"]
+                    for key, cell in result["by_type"].items()
+                    if len(key.split(", ")) == 2
+                }
+                title = f"{model['label']}: {phrase_set.upper()} {test.replace('_', ' ')}"
+                name = f"montague-{len(page.plots) + 1}.svg"
+                page.parts.append(page.plot(name, svg.heatmap(title, codes, codes, cells), title))
+
+
+def runs_section(page: Page) -> None:
+    """Each line's runs: seed, result file, per-row file and the command that reruns it."""
+    page.parts.append("## Runs")
+    for anchor, command, line in page.lines:
+        items = []
+        for result, file in zip(line.runs, line.files, strict=True):
+            seed = "" if result["seed"] is None else f"seed {result['seed']}: "
+            rows = rows_path(file)
+            per_row = f" · [per row]({page.link(str(rows))})" if rows.is_file() else ""
+            items.append(
+                f"- {seed}[{Path(file).name}]({page.link(file)}){per_row} · "
+                f"`{command_line(result, file)}`"
+            )
+        page.parts += [f'<a id="{anchor}"></a>**{line.label}** ({command})', "\n".join(items)]
+
+
+def build(
+    results: list[dict], sources: list[str], embeds: list, unreadable: list, out: Path
+) -> tuple[str, dict[str, str]]:
+    """The page's Markdown and its SVG plots by file name."""
+    page = Page(out)
+    benchmarks = lines_by_benchmark(results, sources)
+    if embeds:
+        benchmarks.setdefault("montague", [])
+    names = sorted(benchmarks, key=lambda b: (ORDER.index(b) if b in ORDER else len(ORDER), b))
+    page.parts += [
+        "# compsem results",
+        f"{len(results) + len(embeds)} result files; benchmarks: "
+        + ", ".join(f"[{name}](#{name})" for name in names)
+        + ". Lines pool seeds and resampled splits only; runs that differ in any evaluation "
+        "setting are separate lines (settings column). Every number links to its runs below.",
+    ]
+    for name in names:
+        lines = benchmarks[name]
+        page.parts.append(f'<a id="{name}"></a>\n\n## {TITLES.get(name, name)}')
+        if lines:
+            leaderboard(page, lines)
+        twins(page, lines)
+        if name == "booqa":
+            aucnorm_table(page, lines)
+        breakdowns(page, name, lines)
+        curves(page, name, lines)
+        if name == "montague":
+            montague(page, embeds)
+    if unreadable:
+        page.parts.append("## Files not read (their runs are missing above)")
+        page.parts.append("\n".join(f"- `{u['file']}`: {u['reason']}" for u in unreadable))
+    runs_section(page)
+    return "\n\n".join(page.parts) + "\n", page.plots

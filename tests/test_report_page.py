@@ -1,0 +1,340 @@
+"""``compsem report --out DIR``'s results page: index.md and index.html built from a results
+folder of every command and benchmark, rendered offline in headless Chromium; its DOM holds the
+table rows the folder implies and every plot, and its screenshot is a page, not a blank."""
+
+import itertools
+import json
+import shutil
+import subprocess
+from collections import defaultdict
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from compsem.builders.montague.lexicon import ADJECTIVE_TYPES
+from compsem.harness.commands import run_report
+from compsem.harness.device import resolve
+from compsem.harness.reproduce import command_line
+from compsem.harness.results import make_result, write_json, write_result, write_rows
+
+CPU = resolve("cpu")
+CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
+CLASSES, TYPES = ("I", "O", "S"), ("1", "2", "3")
+
+
+def dataset(benchmark: str, config: str) -> dict:
+    return {
+        "path": f"exports/{benchmark}",
+        "config": config,
+        "split": "test",
+        "revision": None,
+        "fingerprint": "f" * 16,
+        "version": "1.0.0",
+        "preset": benchmark,
+    }
+
+
+def scores_of(rng, n: int, fields: dict) -> tuple[dict, list[dict]]:
+    """Scores as the harness computes them, from per-row outputs drawn at random."""
+    from compsem.harness.evaluation import grouped_scores
+
+    labels = rng.integers(0, 2, n)
+    predictions = np.where(rng.random(n) < 0.75, labels, 1 - labels)
+    groups = {
+        field: [values[(i // 3**depth) % len(values)] for i in range(n)]
+        for depth, (field, values) in enumerate(fields.items())
+    }
+    if len(groups) >= 2:
+        first, second = list(groups)[:2]
+        groups[f"{first} × {second}"] = [
+            f"{a} × {b}" for a, b in zip(groups[first], groups[second], strict=True)
+        ]
+    scores = grouped_scores(labels, predictions, ["non_entailment", "entailment"], groups)
+    rows = [
+        {"id": f"r{i}", "label": int(gold), "prediction": int(guess)}
+        for i, (gold, guess) in enumerate(zip(labels, predictions, strict=True))
+    ]
+    return scores, rows
+
+
+def write_run(folder: Path, result: dict, rows: list[dict]) -> Path:
+    path = write_result(folder, result)
+    write_rows(path, rows)
+    return path
+
+
+def train(rng, folder, benchmark, config, seed, fields, n=120, **settings):
+    scores, rows = scores_of(rng, n, fields)
+    settings = {
+        "epochs": 1.0,
+        "batch_size": 8,
+        "learning_rate": 2e-5,
+        "max_length": 12,
+        "train_examples": 400,
+        "eval_examples": n,
+        "max_eval_examples": None,
+        "inputs": ["sentence"],
+        **settings,
+    }
+    result = make_result(
+        "train", "bert-base-cased", dataset(benchmark, config), seed, settings, scores, CPU
+    )
+    return write_run(folder, result, rows)
+
+
+@pytest.fixture(scope="module")
+def runs(tmp_path_factory) -> Path:
+    return make_runs(tmp_path_factory.mktemp("runs"))
+
+
+def make_runs(root: Path) -> Path:
+    """A results folder as five benchmarks' runs leave it: fine-tuning over seeds and resampled
+    splits, a capped run, an LLM, a few-shot curve, BoOQA scoring and a Montague embed report."""
+    rng = np.random.default_rng(0)
+    plane_fields = {"adjective_class": CLASSES, "inference_type": TYPES}
+    for config, seed in itertools.product(("goood_split_1", "goood_split_2"), (1, 2, 3)):
+        train(rng, root / "plane" / config, "plane", config, seed, plane_fields)
+    train(
+        rng,
+        root / "plane-capped",
+        "plane",
+        "goood_split_1",
+        1,
+        plane_fields,
+        n=40,
+        max_eval_examples=40,
+    )
+    scores, rows = scores_of(rng, 20, plane_fields)
+    llm_settings = {
+        "limit": 20,
+        "eval_examples": 20,
+        "shots": 0,
+        "prompt": "plane",
+        "chat_template": True,
+    }
+    llm = make_result(
+        "llm", "smollm2", dataset("plane", "goood_split_1"), 1, llm_settings, scores, CPU
+    )
+    write_run(root / "llm", llm, rows)
+    for seed in (1, 2):
+        train(
+            rng, root / "rnpc", "rnpc", "spte", seed, {"combo": ("int-int", "int-sub", "sub-priv")}
+        )
+    for config in ("task2_nontrivial", "task2_nontrivial_in_distribution"):
+        train(rng, root / "seti", "seti", config, 1, {"setting": ("2",)})
+    curve = {
+        "shots": [0, 10, 50],
+        "mean": [0.5, 0.62, 0.8],
+        "std": [0.0, 0.05, 0.03],
+        "count": [3, 3, 3],
+        "aulc": 0.66,
+        "aulc_std": 0.02,
+        "runs": 3,
+    }
+    curve_settings = {
+        "metric": "accuracy",
+        "shots": [0, 10, 50],
+        "seeds": [1, 2, 3],
+        "pool_split": "few_shot",
+        "base_split": None,
+        "epochs": 10.0,
+        "eval_examples": 300,
+        "max_eval_examples": None,
+    }
+    result = make_result(
+        "curve",
+        "roberta-large-mnli",
+        dataset("rnpc", "spte"),
+        None,
+        curve_settings,
+        {"points": [], "curve": curve},
+        CPU,
+    )
+    write_run(root / "curve", result, [])
+    booqa_scores = {"aucnorm": 0.159, "auc_xi": 0.5, "auc_50": 0.2, "baseline_precision": 0.4}
+    score_settings = {
+        "method": "cosine",
+        "max_evidence": 3200,
+        "max_length": 128,
+        "hypotheses": 50,
+        "max_eval_examples": None,
+    }
+    result = make_result(
+        "score",
+        "bert-base-uncased",
+        dataset("booqa", "en"),
+        None,
+        score_settings,
+        booqa_scores,
+        CPU,
+    )
+    path = write_run(root / "booqa", result, [{"id": "h1", "label": 1, "score": 0.9}])
+    write_json(
+        path.with_name(path.stem + "-pr-curve.json"),
+        {"recall": [0, 0.5, 1], "precision": [1, 0.7, 0.4], "thresholds": [0.9, 0.2]},
+    )
+    write_json(root / "montague" / "results.json", embed_report())
+    (root / "montague" / "results.rows.jsonl").write_text('{"id": "red car"}\n')
+    return root
+
+
+def embed_report() -> dict:
+    """A ``compsem embed`` report in the shape ``run_embed`` returns."""
+    single = {t: {"score": 0.5 + 0.1 * i, "count": 10} for i, t in enumerate(ADJECTIVE_TYPES)}
+    pairs = {
+        f"{a}, {b}": {"score": 0.3, "count": 4} for a in ADJECTIVE_TYPES for b in ADJECTIVE_TYPES
+    }
+    results = {
+        "an": {
+            "intersectivity": {"score": 0.6, "count": 50, "by_type": single},
+            "non_subsectivity": {"score": 0.4, "count": 50, "by_type": single},
+            "pair_intersectivity": {"score": 0.3, "count": 100, "by_type": pairs},
+        },
+        "aan": {"intersectivity": {"score": 0.7, "count": 100, "by_type": pairs}},
+    }
+    return {
+        "benchmark": "montague",
+        "version": "1.0.0",
+        "models": [{"label": "MiniLM", "results": results}],
+        "phrase_sets": {"an": 50, "aan": 100},
+        "command": "compsem embed --dataset exports/montague --model minilm --out DIR",
+    }
+
+
+@pytest.fixture(scope="module")
+def page(runs, tmp_path_factory) -> Path:
+    out = tmp_path_factory.mktemp("report")
+    run_report([runs], out)
+    return out
+
+
+def test_the_page_and_its_markdown_twin_are_written_with_their_plots(page):
+    markdown = (page / "index.md").read_text()
+    html = (page / "index.html").read_text()
+    for heading in ("## PLANE", "## RNPC", "## SETI", "## BoOQA", "## Montague", "## Runs"):
+        assert heading in markdown
+    assert sorted(p.name for p in (page / "plots").iterdir())
+    # Lines of different commands sit in one leaderboard: each says which rows it scored.
+    assert "| llm | goood_split | rows first 20 | 1 | 20 |" in markdown
+    assert "| train | goood_split | rows 40 shuffled | 1 | 40 |" in markdown
+    for name in (p.name for p in (page / "plots").iterdir()):
+        assert f"(plots/{name})" in markdown
+    assert html.count('<svg class="plot"') == len(list((page / "plots").iterdir()))
+
+
+def test_the_page_needs_no_network(page):
+    html = (page / "index.html").read_text()
+    for reference in ("http://", "https://", "//cdn", "<link", "src="):
+        assert reference not in html.replace('xmlns="http://www.w3.org/2000/svg"', "")
+
+
+def test_every_run_is_linked_with_its_per_row_file_and_the_command_that_reruns_it(page, runs):
+    markdown = (page / "index.md").read_text()
+    for result_file in runs.rglob("*.json"):
+        if result_file.name.endswith("-pr-curve.json"):
+            continue
+        link = Path("..") / result_file.relative_to(runs.parent)
+        assert f"]({link.as_posix()})" in markdown, result_file
+        assert (page / link).resolve() == result_file.resolve()
+    rows = sorted(runs.rglob("*.rows.jsonl"))
+    assert all(
+        f"]({(Path('..') / r.relative_to(runs.parent)).as_posix()})" in markdown for r in rows
+    )
+    assert "`compsem train --dataset exports/plane --config goood_split_1 --model" in markdown
+
+
+def test_a_command_line_reruns_what_the_result_records(runs):
+    (capped,) = (runs / "plane-capped").glob("*.json")
+    line = command_line(json.loads(capped.read_text()), "runs/plane-capped/x.json")
+    assert line.startswith("compsem train --dataset exports/plane --config goood_split_1")
+    for part in (
+        "--seeds 1",
+        "--max-eval-examples 40",
+        "--max-train-examples 400",
+        "--epochs 1",
+        "--learning-rate 2e-05",
+        "--input single",
+        "--precision fp32",
+        "--out runs/plane-capped",
+    ):
+        assert part in line
+
+
+def expected_leaderboard_rows(runs: Path) -> dict[str, int]:
+    """Per benchmark, the leaderboard lines the folder implies, counted from the result files
+    alone: one per command, model, config (fine-tuning and LLM runs pool resampled splits) and
+    rows cap; seeds and resamples share a line."""
+    lines = defaultdict(set)
+    for file in runs.rglob("*.json"):
+        result = json.loads(file.read_text())
+        if "compsem_result" not in result:
+            continue
+        command, config = result["command"], result["dataset"]["config"]
+        if command in ("train", "llm"):
+            config = config.rsplit("_", 1)[0] if config[-1].isdigit() else config
+        settings = result["settings"]
+        cap = (settings.get("max_eval_examples"), settings.get("limit"))
+        lines[result["dataset"]["preset"]].add((command, result["model"], config, cap))
+    return {benchmark: len(keys) for benchmark, keys in lines.items()}
+
+
+def dump_dom(html: Path) -> str:
+    command = [CHROMIUM, "--headless", "--no-sandbox", "--disable-gpu", "--dump-dom", html.as_uri()]
+    finished = subprocess.run(command, capture_output=True, text=True, timeout=120, check=False)
+    assert finished.returncode == 0, finished.stderr[-2000:]
+    return finished.stdout
+
+
+@pytest.mark.skipif(
+    CHROMIUM is None,
+    reason="chromium is not installed (apt-get install chromium; scripts/setup.sh does)",
+)
+def test_chromium_renders_every_table_row_and_plot_offline(page, runs, tmp_path):
+    from lxml import html as lxml_html
+
+    dom = lxml_html.fromstring(dump_dom(page / "index.html"))
+    sections = {}
+    for heading in dom.xpath("//h2"):
+        sections[heading.text_content()] = heading
+    expected = expected_leaderboard_rows(runs)
+    assert expected == {"plane": 3, "rnpc": 2, "seti": 2, "booqa": 1}  # the fixture's design
+    for benchmark, lines in expected.items():
+        (table,) = dom.xpath(
+            f"//a[@id='{benchmark}']/following::h3[starts-with(., 'Leaderboard')][1]/following::table[1]"
+        )
+        assert len(table.xpath("./tbody/tr")) == lines, benchmark
+    matrices = dom.xpath(
+        "//h3[contains(., 'adjective_class × inference_type')]/following::table[1]"
+    )
+    assert matrices and all(len(t.xpath("./tbody/tr")) == len(CLASSES) for t in matrices)
+    plots = dom.xpath("//*[local-name()='svg' and @class='plot']")
+    assert len(plots) == len(list((page / "plots").iterdir()))
+    assert dom.xpath("//*[local-name()='polygon' and @class='band']")  # the curve's std band
+    assert dom.xpath("//*[local-name()='line' and @class='baseline']")  # BoOQA's ξ
+    assert len(dom.xpath("//*[local-name()='rect' and @class='cell']")) >= 25  # heatmaps
+    assert dom.xpath("//*[local-name()='rect' and @class='bar']")  # per-class bars
+    montague = dom.xpath("//h4[starts-with(., 'Table ')]")
+    assert [h.text_content().split(":")[0] for h in montague] == [
+        f"Table {n}" for n in (2, 3, 4, 5)
+    ]
+
+
+@pytest.mark.skipif(
+    CHROMIUM is None,
+    reason="chromium is not installed (apt-get install chromium; scripts/setup.sh does)",
+)
+def test_the_screenshot_is_a_page_not_a_blank(page, tmp_path):
+    from PIL import Image
+
+    shot = tmp_path / "page.png"
+    command = [CHROMIUM, "--headless", "--no-sandbox", "--disable-gpu", "--hide-scrollbars"]
+    command += [f"--screenshot={shot}", "--window-size=1280,2400", (page / "index.html").as_uri()]
+    finished = subprocess.run(command, capture_output=True, text=True, timeout=120, check=False)
+    assert finished.returncode == 0 and shot.is_file(), finished.stderr[-2000:]
+    image = Image.open(shot).convert("RGB")
+    assert image.size == (1280, 2400)
+    colours = image.getcolors(maxcolors=1 << 20)
+    assert colours is not None and len(colours) > 200  # text, tables and plots, not one colour
+    (most, _), total = max(colours), image.size[0] * image.size[1]
+    assert most / total < 0.9
