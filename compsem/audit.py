@@ -31,6 +31,7 @@ from compsem.builders import BENCHMARKS, benchmark_spec
 from compsem.content_fingerprint import read_parquet, read_split_tables
 from compsem.export import export_benchmark
 from compsem.hypothesis_only import ProbeResult, probe
+from compsem.size_floor import size_warnings
 from compsem.spec import BenchmarkSpec
 
 
@@ -273,6 +274,11 @@ def render_markdown(report: AuditReport) -> str:
     what = report.benchmark or "this dataset"
     if report.version:
         what += f" {report.version}"
+    too_small = size_warnings(
+        {"config": audit.config, "split": split, "rows": rows}
+        for audit in report.configs
+        for split, rows in audit.rows.items()
+    )
     lines = [
         f"`compsem audit` checked {len(report.configs)} config(s) of {what}: "
         + (
@@ -281,6 +287,7 @@ def render_markdown(report: AuditReport) -> str:
             else f"**{len(broken)} broken promise(s)** in "
             f"{', '.join(sorted({config for config, _ in broken}))}."
         ),
+        *(f"\n**Too small to rank models**: {warning}" for warning in too_small),
         "",
         "| config | regime | check | result | detail |",
         "|---|---|---|---|---|",

@@ -36,6 +36,7 @@ from compsem.content_fingerprint import config_fingerprint, dataset_fingerprint
 from compsem.export_key import build_key, file_stamps
 from compsem.output_folder import MARKER, atomic_folder, check_output_folder, read_marker
 from compsem.settings import settings_table
+from compsem.size_floor import size_warnings
 from compsem.spec import BenchmarkSpec
 
 MAX_SHARD_ROWS = 500_000
@@ -173,6 +174,7 @@ def render_card(
         audit_start=cards.AUDIT_START,
         audit_end=cards.AUDIT_END,
         not_audited=cards.NOT_AUDITED,
+        size_warnings=size_warnings(export_summary(exports)),
         **spec.card_context,
     )
     return str(card)

@@ -88,6 +88,9 @@ def mentions(booqa_export, reuters_slice) -> pd.DataFrame:
             for triple in article["triples"]
         ]
     )
+    # Arguments are the linked entities (the default), and a triple about one entity is none.
+    frame["subject"], frame["object"] = frame.subject_entity_name, frame.object_entity_name
+    frame = frame[frame.subject != frame.object].reset_index(drop=True)
     frame["window"] = frame.date.map(lambda d: (d - EPOCH).days // S.window_days)
     frame["pair"] = [frozenset(p) for p in zip(frame.subject, frame.object, strict=True)]
     return frame
