@@ -282,7 +282,7 @@ def test_negatives_are_sampled_by_the_frequency_buckets_of_the_positives(rows, m
 
 
 def test_pairs_with_a_named_entity_star_only_with_one(reuters_slice, rows):
-    settings = {**SLICE_SETTINGS, "arguments": "one_entity", "min_pairs": 2}
+    settings = {**SLICE_SETTINGS, "arguments": "one_entity", "min_articles": 1, "min_predicates": 1}
     s = resolved(BooqaConfig(name="en", corpus=str(reuters_slice), **settings))
     population = corpus_population(s)[1].to_pandas()
     assert len(population) > 0

@@ -183,7 +183,9 @@ def _sorted(table: pa.Table) -> pa.Table:
 
 
 def mask(entity_type: str | None) -> str:
-    return entity_type or UNTYPED
+    """The mask of an argument: its type, or ``thing`` where it has none (None, or a missing
+    value as pandas reads it)."""
+    return entity_type if isinstance(entity_type, str) and entity_type else UNTYPED
 
 
 def _carve(dev: pa.Table, sizes: tuple[int, int], rng: np.random.Generator) -> dict[str, pa.Table]:
