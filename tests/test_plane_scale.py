@@ -130,7 +130,9 @@ def test_the_extraction_on_ray_counts_what_the_local_executor_counts(local_ray, 
     assert len(counts) > 100 and counts.equals(count_an_shards(local))
     build = ["build", "plane", "--config", "full", "--out"]
     assert compsem([*build, str(tmp_path / "from-ray"), "--extracted", str(work / "shards")]) == 0
-    assert compsem([*build, str(tmp_path / "local"), "--corpus", str(corpus)]) == 0
+    # one worker: a local pool's processes, slow to exit on a busy host, are not Ray's to check
+    local_build = [str(tmp_path / "local"), "--corpus", str(corpus), "--workers", "1"]
+    assert compsem([*build, *local_build]) == 0
     from_ray = full_config(tmp_path / "from-ray")
     assert from_ray and from_ray == full_config(tmp_path / "local")
 
