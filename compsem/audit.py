@@ -34,6 +34,7 @@ from compsem.hypothesis_only import ProbeResult, probe
 from compsem.names import card_files, check_name
 from compsem.output_folder import read_marker
 from compsem.ownership import restamp, stamp, writer_lock
+from compsem.size_floor import size_warnings
 from compsem.spec import BenchmarkSpec
 
 # How far the hypothesis-only probe's accuracy on validation may lie from its accuracy on test
@@ -317,6 +318,11 @@ def render_markdown(report: AuditReport) -> str:
     what = report.benchmark or "this dataset"
     if report.version:
         what += f" {report.version}"
+    too_small = size_warnings(
+        {"config": audit.config, "split": split, "rows": rows}
+        for audit in report.configs
+        for split, rows in audit.rows.items()
+    )
     lines = [
         f"`compsem audit` checked {len(report.configs)} config(s) of {what}: "
         + (
@@ -325,6 +331,7 @@ def render_markdown(report: AuditReport) -> str:
             else f"**{len(broken)} broken promise(s)** in "
             f"{', '.join(sorted({config for config, _ in broken}))}."
         ),
+        *(f"\n**Too small to rank models**: {warning}" for warning in too_small),
         "",
         "| config | regime | check | result | detail |",
         "|---|---|---|---|---|",

@@ -26,6 +26,7 @@ from compsem.process_guard import note_interrupts, private_tempdir
 from compsem.resources.spacy_pipeline import DEFAULT_SPACY_MODEL
 from compsem.resources.wordnet import install_debian_wordnet
 from compsem.settings import add_setting_arguments, setting_values
+from compsem.size_floor import size_warnings
 
 DEMO_OUT = Path("compsem-demo")
 
@@ -52,8 +53,11 @@ def cmd_build(args: argparse.Namespace) -> int:
     spec = BENCHMARKS[args.benchmark]
     kwargs = setting_values(args, spec.config_class)
     exports = export_benchmark(spec, args.out, args.config, force=args.force, **kwargs)
-    print(summary_table(args.benchmark, export_summary(exports)))
+    summary = export_summary(exports)
+    print(summary_table(args.benchmark, summary))
     print(f"\nWrote {args.out}: load it with load_dataset({str(args.out)!r}, CONFIG)")
+    for warning in size_warnings(summary):
+        print(f"Too small to rank models: {warning}")
     return 0
 
 

@@ -39,6 +39,7 @@ from compsem.grouping import ROW_ORDER_NOTE
 from compsem.output_folder import atomic_folder, check_output_folder, read_marker
 from compsem.ownership import foreign_paths
 from compsem.settings import settings_table
+from compsem.size_floor import size_warnings
 from compsem.spec import BenchmarkSpec
 
 MAX_SHARD_ROWS = 500_000
@@ -177,6 +178,7 @@ def render_card(
         audit_end=cards.AUDIT_END,
         not_audited=cards.NOT_AUDITED,
         row_order=ROW_ORDER_NOTE,
+        size_warnings=size_warnings(export_summary(exports)),
         **spec.card_context,
     )
     return str(card)

@@ -20,6 +20,8 @@ from dataclasses import dataclass
 import numpy as np
 import pyarrow as pa
 
+from compsem.size_floor import probe_too_small
+
 TRAIN_PREFERENCE = ("train", "dev", "validation", "test")
 
 
@@ -123,6 +125,12 @@ def probe(splits: dict[str, pa.Table], field: str = "hypothesis") -> list[ProbeR
                     other_labels[keep] if len(other_labels) else other_labels,
                 )
         trained_on = f"{source} (other half)"
+    too_small = probe_too_small(len(train_labels))
+    if too_small:
+        return [
+            ProbeResult(trained_on, name, len(train_labels), len(y), note=too_small)
+            for name, (_, y) in targets.items()
+        ]
     if len(np.unique(train_labels)) < 2:
         return [
             ProbeResult(

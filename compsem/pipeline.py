@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import fcntl
 import json
+import os
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -239,6 +240,19 @@ def check_complete(executor, logging_dir: str | Path, resume: str) -> None:
         )
 
 
+def available_cores() -> int:
+    """The cores this process may run on (its CPU affinity where the system says, which a
+    container or ``taskset`` narrows, else the machine's count)."""
+    if hasattr(os, "sched_getaffinity"):
+        return len(os.sched_getaffinity(0))
+    return os.cpu_count() or 1
+
+
+# Parsing is the cost of a build and its output does not depend on the number of tasks, so a
+# build uses every core it has unless told otherwise.
+AVAILABLE_CORES = available_cores()
+
+
 @dataclass
 class PipelineConfig(datasets.BuilderConfig):
     """The settings of a builder that parses its corpus on this runner (a ``BuilderConfig`` base
@@ -253,8 +267,14 @@ class PipelineConfig(datasets.BuilderConfig):
     spacy_model: str = build_setting(
         DEFAULT_SPACY_MODEL, "an installed spaCy pipeline with a parser (e.g. en_core_web_lg)"
     )
-    tasks: int = build_setting(1, "datatrove tasks (the corpus is sharded by file)", minimum=1)
-    workers: int = build_setting(1, "datatrove tasks run at once", minimum=1)
+    tasks: int = build_setting(
+        AVAILABLE_CORES,
+        "datatrove tasks (the corpus is sharded by file; default: one per available core)",
+        minimum=1,
+    )
+    workers: int = build_setting(
+        AVAILABLE_CORES, "datatrove tasks run at once (default: one per available core)", minimum=1
+    )
     split: str = build_setting("train", "the split of a hf://datasets/ corpus to read")
 
 

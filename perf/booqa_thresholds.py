@@ -5,11 +5,13 @@ For each kind of starring argument pair (both named entities, at least one, any 
 articles and 15 predicates per pair in a 3-day window; 30 argument pairs per predicate) down:
 the starring pairs, felicitous predicates, positives, positives with at least one negative (the
 most bundles sampling could give), and the ``en`` dev + test bundles actually sampled (with
-their windows), at the reuters preset's other settings and no cap on bundles per split. The
-corpus is parsed once (the content-keyed cache, two tasks as the demo parses it); every grid
-point reuses that parse.
+their windows), at the reuters preset's other settings and no cap on bundles per split, and the rows of
+``h_only``'s train split. Each point is measured with arguments linked to entities (the default)
+and without (surface forms). The corpus is parsed once (the content-keyed cache, one task per
+core as ``compsem build`` parses it); every grid point reuses that parse.
 
-Usage: python perf/booqa_thresholds.py [--corpus reuters_21578] [--out FILE.json] [--card]
+Usage: python perf/booqa_thresholds.py [--corpus reuters_21578] [--arguments KIND ...]
+[--out FILE.json] [--card]
 """
 
 from __future__ import annotations
@@ -20,11 +22,14 @@ import time
 from pathlib import Path
 
 import pyarrow.compute as pc
+import pyarrow.parquet as pq
 
 from compsem.builders.booqa import examples
 from compsem.builders.booqa.config import EN_FEATURES, TYPED_ARGUMENTS, BooqaConfig, resolved
+from compsem.builders.booqa.extraction import EXTRACTION_REVISION
 from compsem.builders.booqa.population import ThresholdError, corpus_population, population_summary
-from compsem.builders.booqa.splits import en_splits
+from compsem.builders.booqa.splits import en_splits, h_only_splits
+from compsem.pipeline import shard_files
 
 # (articles = predicates per starring pair, argument pairs per felicitous predicate)
 GRID = [
@@ -43,14 +48,13 @@ GRID = [
 ]
 
 
-def grid_point(corpus: str, arguments: str, pair: int, predicate: int) -> dict:
+def grid_point(source: dict, arguments: str, linked: bool, pair: int, predicate: int) -> dict:
     s = resolved(
         BooqaConfig(
             name="en",
-            corpus=corpus,
+            **source,
             arguments=arguments,
-            tasks=2,
-            workers=2,
+            link_arguments=linked,
             preset="reuters",
             min_articles=pair,
             min_predicates=pair,
@@ -60,6 +64,7 @@ def grid_point(corpus: str, arguments: str, pair: int, predicate: int) -> dict:
     )
     point = {
         "arguments": arguments,
+        "linked": linked,
         "min_articles": pair,
         "min_predicates": pair,
         "min_pairs": predicate,
@@ -83,6 +88,7 @@ def grid_point(corpus: str, arguments: str, pair: int, predicate: int) -> dict:
         "bundles": sum(len(table) for table in positives.values()),
         "bundles_by_split": {split: len(table) for split, table in positives.items()},
         "windows": len({w for table in positives.values() for w in table["window"].to_pylist()}),
+        "h_only_train": len(h_only_splits(s, EN_FEATURES.arrow_schema)["train"]),
         "seconds": round(time.perf_counter() - start, 1),
     }
 
@@ -90,18 +96,36 @@ def grid_point(corpus: str, arguments: str, pair: int, predicate: int) -> dict:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--corpus", default="reuters_21578")
+    parser.add_argument(
+        "--extracted",
+        metavar="DIR",
+        help="the shards of an extraction of the corpus (instead of parsing it again)",
+    )
     parser.add_argument("--out", type=Path, default=Path("perf/results/booqa_thresholds.json"))
     parser.add_argument(
         "--card", action="store_true", help="also write the table the BoOQA card shows"
     )
+    parser.add_argument(
+        "--arguments",
+        nargs="+",
+        choices=list(TYPED_ARGUMENTS),
+        default=list(TYPED_ARGUMENTS),
+        help="which kinds of argument pairs to sweep",
+    )
     args = parser.parse_args()
+    source = {"extracted": args.extracted} if args.extracted else {"corpus": args.corpus}
     rows = []
-    for arguments in TYPED_ARGUMENTS:
-        for pair, predicate in GRID:
-            rows.append(grid_point(args.corpus, arguments, pair, predicate))
-            print(json.dumps(rows[-1]), flush=True)
+    for arguments in args.arguments:
+        for linked in (True, False):
+            for pair, predicate in GRID:
+                rows.append(grid_point(source, arguments, linked, pair, predicate))
+                print(json.dumps(rows[-1]), flush=True)
     args.out.parent.mkdir(parents=True, exist_ok=True)
-    text = json.dumps({"corpus": args.corpus, "grid": rows}, indent=2) + "\n"
+    measured = {"corpus": args.corpus, "extraction_revision": EXTRACTION_REVISION}
+    if args.extracted:
+        revision = pq.read_schema(shard_files(args.extracted)[0]).metadata
+        measured["extraction_revision"] = int(revision[b"compsem.extraction_revision"])
+    text = json.dumps({**measured, "grid": rows}, indent=2) + "\n"
     args.out.write_text(text)
     if args.card:
         (Path(examples.__file__).parent / examples.SWEEP_FILE).write_text(text)

@@ -20,6 +20,7 @@ from compsem.audit import (
 from compsem.builders import BENCHMARKS
 from compsem.builders.plane.audit import AUDIT_CHECKS as PLANE_AUDIT_CHECKS
 from compsem.card import AUDIT_START, card_problems
+from compsem.size_floor import MIN_PROBE_TRAIN_ROWS, MIN_TEST_ROWS, NOT_ENOUGH_ROWS, size_warnings
 from tests.publish_helpers import run_cli
 from tests.test_original_release import write_release
 
@@ -209,14 +210,14 @@ def test_a_validation_the_probe_finds_easier_than_test_breaks_the_promise():
 
 
 def test_without_a_train_split_the_probe_trains_on_half_of_the_first_split():
-    rows = [(f"a{i}", f"n{i}", f"{'yes' if i % 2 else 'no'} h{i}", 2, i % 2) for i in range(200)]
+    rows = [(f"a{i}", f"n{i}", f"{'yes' if i % 2 else 'no'} h{i}", 2, i % 2) for i in range(500)]
     dev = items(*rows)
     test = pa.concat_tables(
         [items(*rows[:50]), items(*[(a, n, f"{h}x", it, y) for a, n, h, it, y in rows[:50]])]
     )
     half, other = audit_tables({"c": {"dev": dev, "test": test}}, "x").configs[0].probes
     assert half.trained_on == "dev (other half)" and half.evaluated_on == "dev (held-out half)"
-    assert half.train_rows + half.rows == 200 and half.accuracy > 0.9
+    assert half.train_rows + half.rows == 500 and half.accuracy > 0.9
     # BoOQA E.1: hypotheses the probe was trained on are removed from the other splits
     assert other.evaluated_on == "test" and 50 <= other.rows < 100 and other.accuracy > 0.9
 
@@ -336,3 +337,26 @@ def test_an_uncarded_folder_is_audited_once_its_benchmark_is_named(tmp_path):
     assert report.benchmark == "plane" and report.ok
     assert report.configs[0].regime == "goood"
     assert not (folder / "README.md").exists()
+
+
+def test_a_probe_trained_on_too_few_rows_says_so_instead_of_scoring():
+    rows = [(f"a{i}", f"n{i}", f"{'yes' if i % 2 else 'no'} h{i}", 2, i % 2) for i in range(250)]
+    splits = {"train": items(*rows[: MIN_PROBE_TRAIN_ROWS - 1]), "test": items(*rows[200:])}
+    report = audit_tables({"c": splits}, "x", max_hypothesis_only_aucnorm=0.5)
+    (probe,) = report.configs[0].probes
+    assert probe.note.startswith(NOT_ENOUGH_ROWS) and probe.aucnorm is probe.accuracy is None
+    assert report.ok  # nothing to compare with the ceiling, so nothing broken
+    markdown = report.to_markdown()
+    assert "not enough rows" in markdown
+    assert f"c: its test split has 50 rows, below the {MIN_TEST_ROWS:,}" in markdown
+    assert "**Too small to rank models**" in markdown
+
+
+def test_size_warnings_name_each_config_below_the_floor_and_only_those():
+    summary = [
+        {"config": "small", "split": "test", "rows": 28},
+        {"config": "small", "split": "dev", "rows": 14},
+        {"config": "large", "split": "test", "rows": MIN_TEST_ROWS},
+    ]
+    (warning,) = size_warnings(summary)
+    assert warning.startswith("small: its test split has 28 rows") and "±18.5 points" in warning

@@ -2,6 +2,7 @@
 errors for corpora and settings that cannot give a benchmark."""
 
 import json
+import os
 import subprocess
 import sys
 
@@ -10,16 +11,18 @@ import pyarrow.parquet as pq
 import pytest
 from datasets import ClassLabel, load_dataset
 
-from compsem.builders.booqa.config import LABEL_NAMES
+from compsem.builders.booqa.config import LABEL_NAMES, BooqaConfig
 from compsem.builders.booqa.extraction import extraction_pipeline
 from compsem.builders.booqa.population import ThresholdError
+from compsem.builders.plane.config import PlaneConfig
 from compsem.export import export_benchmark
 from compsem.loading_scripts.booqa_corpus import (
     NewsCorpusError,
     open_news_corpus,
 )
 from compsem.loading_scripts.levyholt_release import LevyHoltError, read_levyholt
-from compsem.pipeline import run_locally
+from compsem.pipeline import available_cores, run_locally
+from compsem.size_floor import MIN_TEST_ROWS
 from tests.conftest import INVENTED_NEWS, TINY_BOOQA, read_config
 from tests.row_order import unrepresentative_prefixes
 
@@ -160,6 +163,13 @@ def test_card_derives_its_numbers_and_shows_ten_bundles(booqa_export):
     stats = read_config(booqa_export, "en")
     assert f"| dev | {len(stats['dev'])} |" in text
     assert card_problems(text) == []
+    # linking, counted; and the size said in the header, from the one declared floor
+    linking = text.split("**Arguments linked to entities**")[1].split("2. **Starring")[0]
+    assert "`--link-arguments`, the" in linking and "argument mentions" in linking
+    header = text.split("## ")[0]
+    test_rows = len(stats["test"])
+    assert f"en: its test split has {test_rows} rows, below the {MIN_TEST_ROWS:,}" in header
+    assert "Too small to rank models." in header
 
 
 def test_levyholt_subsets_come_from_each_pairs_converse(levyholt):
@@ -268,8 +278,17 @@ def test_build_help_documents_the_inputs():
         "--workers",
         "--levyholt",
         "--word-sense",
+        "--link-arguments",
+        "--no-link-arguments",
     ):
         assert flag in result.stdout
+
+
+def test_builds_parse_with_one_task_and_worker_per_available_core_by_default():
+    cores = len(os.sched_getaffinity(0))
+    for config_class in (BooqaConfig, PlaneConfig):
+        config = config_class(name="x")
+        assert (config.tasks, config.workers) == (cores, cores) == (available_cores(),) * 2
 
 
 def test_the_fixture_corpus_is_labelled_as_invented():

@@ -88,6 +88,9 @@ def mentions(booqa_export, reuters_slice) -> pd.DataFrame:
             for triple in article["triples"]
         ]
     )
+    # Arguments are the linked entities (the default), and a triple about one entity is none.
+    frame["subject"], frame["object"] = frame.subject_entity_name, frame.object_entity_name
+    frame = frame[frame.subject != frame.object].reset_index(drop=True)
     frame["window"] = frame.date.map(lambda d: (d - EPOCH).days // S.window_days)
     frame["pair"] = [frozenset(p) for p in zip(frame.subject, frame.object, strict=True)]
     return frame
@@ -279,7 +282,7 @@ def test_negatives_are_sampled_by_the_frequency_buckets_of_the_positives(rows, m
 
 
 def test_pairs_with_a_named_entity_star_only_with_one(reuters_slice, rows):
-    settings = {**SLICE_SETTINGS, "arguments": "one_entity", "min_pairs": 2}
+    settings = {**SLICE_SETTINGS, "arguments": "one_entity", "min_articles": 1, "min_predicates": 1}
     s = resolved(BooqaConfig(name="en", corpus=str(reuters_slice), **settings))
     population = corpus_population(s)[1].to_pandas()
     assert len(population) > 0

@@ -96,7 +96,7 @@ def booqa_splits(config: BooqaConfig) -> dict[str, pa.Table]:
 class Booqa(TableBuilder):
     """BoOQA generated from a dated news corpus and WordNet, one config per split regime."""
 
-    VERSION = datasets.Version("1.3.0")
+    VERSION = datasets.Version("2.0.0")
     BUILDER_CONFIG_CLASS = BooqaConfig
     # The Levy/Holt configs first: an export's card describes the corpus of its last config.
     BUILDER_CONFIGS = LEVYHOLT_CONFIGS + BUILDER_CONFIGS

@@ -48,7 +48,7 @@ def scaled_buckets(factor: float) -> tuple[int, ...]:
 REUTERS_REASONS = {
     "window_days": "the paper's 3 days: a 3-day window of March 1987 holds 1,100 to 1,700 articles",
     "min_articles": "15 scaled by articles per window, 1,100 / 5,800 NewsCrawl (x0.19), is 2.85; "
-    "2, since with both arguments named entities 3 leaves bundles in one window only (the "
+    "2, since with both arguments typed entities 3 leaves bundles in two windows only (the "
     "threshold sweep below)",
     "min_predicates": "as min_articles: 15 x 0.19 = 2.85, so 2",
     "min_pairs": "not scaled linearly (30 x 20,841 / 7.8M articles is below 1 and would admit "
@@ -196,9 +196,15 @@ class BooqaConfig(PipelineConfig):
     )
     arguments: str = build_setting(
         "entities",
-        "which argument pairs can star: entities (both arguments named entities typed by the "
-        "parser's NER, as the paper's FIGER-typed arguments), one_entity (at least one) or "
+        "which argument pairs can star: entities (both arguments typed entities, by WordNet or "
+        "the parser's NER, as the paper's FIGER-typed arguments), one_entity (at least one) or "
         "nouns (common nouns too, untyped)",
+    )
+    link_arguments: bool = build_setting(
+        True,
+        "link each argument to an entity before counting starring pairs (WordNet 3.0 instance "
+        "synsets as aliases, name coreference within the article, else the normalised surface "
+        "form), typed by WordNet or the parser's NER as coarse FIGER-like types",
     )
     word_sense: str = build_setting(
         "first",
@@ -215,7 +221,7 @@ class BooqaConfig(PipelineConfig):
 
 
 # Which argument pairs can star (``arguments``): how many of the pair's two arguments must be
-# named entities the parser's NER typed in the window.
+# typed entities in the window (typed by linking: WordNet, else the parser's NER).
 TYPED_ARGUMENTS = {"entities": 2, "one_entity": 1, "nouns": 0}
 # The preset of a named corpus when none is given; any other corpus gets the paper's.
 DEFAULT_PRESETS = {REUTERS: "reuters"}

@@ -70,12 +70,13 @@ def sweep_table() -> str:
     if not path.is_file():
         return ""
     lines = [
-        "| arguments | articles = predicates per pair | argument pairs per predicate | "
+        "| arguments | linked | articles = predicates per pair | argument pairs per predicate | "
         "starring pairs | felicitous predicates | positives | with a negative | "
-        "bundles (dev + test) | windows |",
-        "|---|---|---|---|---|---|---|---|---|",
+        "bundles (dev + test) | windows | `h_only` train rows |",
+        "|---|---|---|---|---|---|---|---|---|---|---|",
     ]
-    for row in json.loads(path.read_text())["grid"]:
+    measured = json.loads(path.read_text())
+    for row in measured["grid"]:
         counts = [
             row.get(key, 0)
             for key in (
@@ -85,9 +86,15 @@ def sweep_table() -> str:
                 "positives_with_negatives",
                 "bundles",
                 "windows",
+                "h_only_train",
             )
         ]
         cells = [row["min_articles"], row["min_pairs"], *counts]
         kind = f"`{row.get('arguments', 'nouns')}`"
-        lines.append("| " + " | ".join([kind, *(f"{c:,}" for c in cells)]) + " |")
+        linked = "yes" if row.get("linked", False) else "no"
+        lines.append("| " + " | ".join([kind, linked, *(f"{c:,}" for c in cells)]) + " |")
+    if "extraction_revision" in measured:
+        lines.append(
+            f"\n(Measured on the triples of extraction revision {measured['extraction_revision']}.)"
+        )
     return "\n".join(lines)

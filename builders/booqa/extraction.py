@@ -11,6 +11,7 @@ from pathlib import Path
 
 import pyarrow as pa
 
+from compsem.builders.booqa.linking import article_names, link_mentions
 from compsem.builders.booqa.relations import TRIPLE_TYPE, relation_triples
 from compsem.fingerprint import fingerprint
 from compsem.loading_scripts.booqa_corpus import NewsCorpus, NewsCorpusError, news_readers
@@ -19,7 +20,7 @@ from compsem.pipeline import check_shards as pipeline_shards
 from compsem.resources.spacy_pipeline import DEFAULT_SPACY_MODEL, pipeline_id
 
 # Bumped whenever extraction changes what the shards hold.
-EXTRACTION_REVISION = 4
+EXTRACTION_REVISION = 6
 ARTICLE_SCHEMA = pa.schema(
     [
         ("id", pa.string()),
@@ -31,8 +32,21 @@ ARTICLE_SCHEMA = pa.schema(
 
 
 def annotate_relations(doc) -> dict:
-    """The SpacyAnnotator function: an article's triples and sentence count."""
-    return {"triples": relation_triples(doc), "sentences": sum(1 for _ in doc.sents)}
+    """The SpacyAnnotator function: an article's triples, their arguments linked to entities
+    within the article and in WordNet, and its sentence count."""
+    triples = relation_triples(doc)
+    names, acronyms = article_names(doc)
+    roles = ("subject", "object")
+    mentions = [(triple[role], triple[f"{role}_type"]) for triple in triples for role in roles]
+    entities = iter(link_mentions(mentions, names, acronyms))
+    for triple in triples:
+        for role in roles:
+            entity = next(entities)
+            triple[f"{role}_entity"] = entity.id
+            triple[f"{role}_entity_name"] = entity.name
+            triple[f"{role}_entity_type"] = entity.type
+            triple[f"{role}_linked_by"] = entity.how
+    return {"triples": triples, "sentences": sum(1 for _ in doc.sents)}
 
 
 def article_row(self, document) -> dict:

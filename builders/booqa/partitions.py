@@ -10,11 +10,13 @@ time. Only one bucket is in memory at a time, and every grouping is a pyarrow ha
 from __future__ import annotations
 
 import datetime as dt
+import json
 import math
 import os
 import shutil
 import tempfile
 import zlib
+from collections import Counter
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -25,6 +27,7 @@ import pyarrow.parquet as pq
 from tqdm.auto import tqdm
 
 from compsem.builders.booqa.extraction import ARTICLE_SCHEMA, check_shards
+from compsem.builders.booqa.linking import NER_TYPES
 from compsem.fingerprint import cache_root, fingerprint
 from compsem.ownership import writer_lock
 
@@ -46,30 +49,46 @@ def window_bounds(window: int, window_days: int) -> tuple[dt.date, dt.date]:
     return start, start + dt.timedelta(days=window_days - 1)
 
 
-def flat_triples(articles: pa.RecordBatch | pa.Table, window_days: int) -> pa.Table:
-    """One row per triple, with its article, window and unordered argument pair (a, b)."""
+def _argument(flat: pa.StructArray, role: str, linked: bool) -> tuple[pa.Array, pa.Array]:
+    """(argument, type) of each triple: the linked entity's name and type, or the surface form
+    with the parser's label as a coarse type."""
+    if linked:
+        return flat.field(f"{role}_entity_name"), flat.field(f"{role}_entity_type")
+    labels = flat.field(f"{role}_type")
+    coarse = pa.array([NER_TYPES.get(label) for label in labels.to_pylist()], pa.string())
+    return flat.field(role), coarse
+
+
+def flat_triples(
+    articles: pa.RecordBatch | pa.Table, window_days: int, linked: bool = True
+) -> pa.Table:
+    """One row per triple, with its article, window and unordered argument pair (a, b); the
+    arguments are linked entities (``linked``) or surface forms. A triple whose two arguments
+    are one entity ("U.S." and "United States") is left out."""
     triples = articles.column("triples")
     parents = pc.list_parent_indices(triples)
     flat = pc.list_flatten(triples)
     if isinstance(flat, pa.ChunkedArray):
         flat = flat.combine_chunks()
     windows = window_of(pc.take(articles.column("date"), parents), window_days)
-    subject, obj = flat.field("subject"), flat.field("object")
-    return pa.table(
+    subject, subject_type = _argument(flat, "subject", linked)
+    obj, object_type = _argument(flat, "object", linked)
+    table = pa.table(
         {
             "window": windows,
             "article": pc.take(articles.column("id"), parents),
             "sentence": flat.field("sentence"),
             "subject": subject,
-            "subject_type": flat.field("subject_type"),
+            "subject_type": subject_type,
             "predicate": flat.field("predicate"),
             "predicate_tags": flat.field("predicate_tags"),
             "object": obj,
-            "object_type": flat.field("object_type"),
+            "object_type": object_type,
             "a": pc.min_element_wise(subject, obj),
             "b": pc.max_element_wise(subject, obj),
         }
     )
+    return table.filter(pc.not_equal(table["subject"], table["object"]))
 
 
 def _crc(values: pa.Array | pa.ChunkedArray) -> np.ndarray:
@@ -142,11 +161,71 @@ class Partitions:
     def triples(self) -> int:
         return int(self.articles_per_window.schema.metadata[b"triples"])
 
+    @property
+    def linking(self) -> dict:
+        """How the argument mentions were linked (:meth:`LinkingCounts.summary`)."""
+        return json.loads(self.articles_per_window.schema.metadata[b"linking"])
+
     def window_files(self) -> list[Path]:
         return [self.folder / f"window-{i:05d}.arrow" for i in range(self.buckets)]
 
     def pair_files(self) -> list[Path]:
         return [self.folder / f"pairs-{i:05d}.arrow" for i in range(self.buckets)]
+
+
+class LinkingCounts:
+    """How many argument mentions were linked, and how: counted over the extraction's triples
+    (both arguments of each), with the commonest merges of a surface form into another name."""
+
+    def __init__(self):
+        self.mentions = self.typed = 0
+        self.by = Counter()
+        self.merges = Counter()
+
+    def add(self, triples: pa.ChunkedArray | pa.Array) -> None:
+        flat = pc.list_flatten(triples)
+        if isinstance(flat, pa.ChunkedArray):
+            flat = flat.combine_chunks()
+        for role in ("subject", "object"):
+            surface, name = flat.field(role), flat.field(f"{role}_entity_name")
+            how = flat.field(f"{role}_linked_by")
+            self.mentions += len(flat)
+            self.typed += len(flat) - flat.field(f"{role}_entity_type").null_count
+            for row in (
+                pa.table({"how": how}).group_by("how").aggregate([("how", "count")]).to_pylist()
+            ):
+                self.by[row["how"]] += row["how_count"]
+            merged = pa.table({"surface": surface, "name": name, "how": how}).filter(
+                pc.not_equal(surface, name)
+            )
+            for row in (
+                merged.group_by(["surface", "name", "how"])
+                .aggregate([("how", "count")])
+                .to_pylist()
+            ):
+                self.merges[(row["surface"], row["name"], row["how"])] += row["how_count"]
+
+    def summary(self, examples: int = 12) -> dict:
+        """Mentions, typed mentions, mentions per way of linking (``wordnet``, ``coreference``,
+        ``acronym``, ``surface``), mentions whose name differs from their surface form
+        (``merged``), and the commonest such merges of each way."""
+        kinds = sorted({how for _, _, how in self.merges})
+        return {
+            "mentions": self.mentions,
+            "typed": self.typed,
+            "linked_by": dict(sorted(self.by.items())),
+            "merged": sum(self.merges.values()),
+            "examples": {
+                how: [
+                    {"surface": surface, "name": name, "mentions": count}
+                    for (surface, name, _), count in sorted(
+                        ((k, c) for k, c in self.merges.items() if k[2] == how),
+                        key=lambda item: (-item[1], item[0]),
+                    )[:examples]
+                ]
+                for how in kinds
+            },
+        }
 
 
 def count_triples(files: list[Path]) -> int:
@@ -163,10 +242,14 @@ def count_triples(files: list[Path]) -> int:
 
 
 def partition_triples(
-    shards: Path, window_days: int, rows_per_bucket: int = 2_000_000, batch_articles: int = 20_000
+    shards: Path,
+    window_days: int,
+    rows_per_bucket: int = 2_000_000,
+    batch_articles: int = 20_000,
+    linked: bool = True,
 ) -> Partitions:
     """Partition the extraction's triples by window, and their (predicate, pair) rows by hash
-    (cached, written atomically)."""
+    (cached, written atomically); arguments are linked entities unless ``linked`` is False."""
     files = check_shards(shards)
     buckets = max(1, math.ceil(count_triples(files) / rows_per_bucket))
     key = fingerprint(
@@ -175,6 +258,7 @@ def partition_triples(
         [f.stat().st_mtime_ns for f in files],
         window_days,
         buckets,
+        linked,
     )
     folder = cache_root() / "booqa_partitions" / key
     folder.parent.mkdir(parents=True, exist_ok=True)
@@ -184,24 +268,28 @@ def partition_triples(
         if not (folder / "articles.parquet").is_file():
             staging = folder.with_name(f"{key}.partial-{os.getpid()}")
             shutil.rmtree(staging, ignore_errors=True)
-            _write_partitions(files, staging, window_days, buckets, batch_articles)
+            _write_partitions(files, staging, window_days, buckets, batch_articles, linked)
             shutil.rmtree(folder, ignore_errors=True)
             os.replace(staging, folder)
     return Partitions(folder, buckets, pq.read_table(folder / "articles.parquet"))
 
 
-def _write_partitions(files, folder: Path, window_days: int, buckets: int, batch: int) -> None:
+def _write_partitions(
+    files, folder: Path, window_days: int, buckets: int, batch: int, linked: bool
+) -> None:
     flat_schema = flat_triples(ARTICLE_SCHEMA.empty_table(), window_days).schema
     pair_schema = pa.schema([flat_schema.field(n) for n in ("predicate", "a", "b")])
     by_window = BucketWriter(folder, "window", buckets, flat_schema)
     by_pair = BucketWriter(folder, "pairs", buckets, pair_schema)
     windows = []
+    linking = LinkingCounts()
     total = sum(pq.ParquetFile(path).metadata.num_rows for path in files)
     with tqdm(total=total, unit="article", desc="Partitioning triples", mininterval=1.0) as bar:
         for path in files:
             for articles in pq.ParquetFile(path).iter_batches(batch_size=batch):
                 windows.append(window_of(articles.column("date"), window_days))
-                flat = flat_triples(articles, window_days)
+                linking.add(articles.column("triples"))
+                flat = flat_triples(articles, window_days, linked)
                 bucket = np.mod(flat["window"].to_numpy(), buckets).astype(np.int32)
                 by_window.write(flat, bucket)
                 pairs = flat.select(["predicate", "a", "b"])
@@ -214,7 +302,9 @@ def _write_partitions(files, folder: Path, window_days: int, buckets: int, batch
     )
     counts = counts.group_by("window").aggregate([("window", "count")])
     counts = counts.rename_columns(["window", "articles"]).sort_by("window")
-    counts = counts.replace_schema_metadata({"triples": str(by_window.rows)})
+    counts = counts.replace_schema_metadata(
+        {"triples": str(by_window.rows), "linking": json.dumps(linking.summary())}
+    )
     pq.write_table(counts, folder / "articles.parquet")
 
 

@@ -30,7 +30,7 @@ from compsem.resources.spacy_pipeline import pipeline_id
 from compsem.resources.wordnet import wordnet_version
 
 # Bumped whenever the population or the splits change what the caches hold.
-REVISION = 2
+REVISION = 3
 
 
 class ThresholdError(ValueError):
@@ -48,7 +48,7 @@ def extraction(s: BooqaConfig) -> Partitions:
     else:
         corpus = open_news_corpus(s.corpus, s.text_column, s.date_column, s.split)
         shards = extract_triples(corpus, s.spacy_model, s.tasks, s.workers)
-    return partition_triples(shards, s.window_days, s.rows_per_bucket)
+    return partition_triples(shards, s.window_days, s.rows_per_bucket, linked=s.link_arguments)
 
 
 def _no_starring_pair(s: BooqaConfig, stats: pa.Table) -> ThresholdError:
@@ -125,6 +125,7 @@ def _population(s: BooqaConfig, partitions: Partitions) -> pa.Table:
         )
     summary = {
         "triples": partitions.triples,
+        "linking": partitions.linking,
         "argument_pairs_in_windows": pairs,
         "starring_pairs": int(starring),
         "felicitous_predicates": len(felicitous),

@@ -12,9 +12,11 @@ common noun with its compound modifiers ("oil price"). The argument's entity typ
 label where it has one. Pronouns, numbers, quantities (a noun with a number: "5.5 mln dlrs") and
 temporal or numeric entities are not arguments, and
 negated predicates ("did not visit") give no triple, since BoOQA's positives must be true.
-Sentences written all in capitals (newswire headlines), and arguments of several words all in
-capitals (a headline run into its story's first sentence: "JAPAN ON TRADE TENSIONS"), give no
-triple either: the parser, trained on mixed case, tags their every word a proper noun.
+Sentences written all in capitals (newswire headlines), an article's leading headline run into
+its story's first sentence, and arguments of several words all in capitals ("JAPAN ON TRADE
+TENSIONS") give no triple either: the parser, trained on mixed case, tags their every word a
+proper noun. Nor do tables and lists of figures ("Net 4,568,000 vs 7,000", "projections
+include France 3.57 ... USSR"), whose verbs join row labels ("U.S. includes Soviet Union").
 """
 
 from __future__ import annotations
@@ -42,6 +44,13 @@ TRIPLE_TYPE = pa.struct(
         ("predicate_tags", pa.string()),
         ("object", pa.string()),
         ("object_type", pa.string()),
+        # Each argument linked to an entity (compsem.builders.booqa.linking): its id, name,
+        # coarse type and how it was linked.
+        *(
+            (f"{role}_{part}", pa.string())
+            for role in ("subject", "object")
+            for part in ("entity", "entity_name", "entity_type", "linked_by")
+        ),
     ]
 )
 
@@ -54,6 +63,8 @@ def argument(token, entities: dict) -> tuple[str, str | None] | None:
     """(head phrase, entity type or None) of the noun phrase headed by ``token``, or None."""
     if token.pos_ not in ("NOUN", "PROPN"):
         return None
+    if any(child.dep_ in ("nummod", "quantmod") or child.like_num for child in token.children):
+        return None  # a quantity ("5.5 mln dlrs", "21 cts"), even where NER calls it a name
     entity = entities.get(token.i)
     if entity is not None:
         if entity.label_ in NON_ARGUMENT_TYPES:
@@ -63,8 +74,6 @@ def argument(token, entities: dict) -> tuple[str, str | None] | None:
             words = words[1:]
         text = " ".join(t.text for t in words)
         return (text, entity.label_) if text and not _shouted_words(words) else None
-    if any(child.dep_ in ("nummod", "quantmod") or child.like_num for child in token.children):
-        return None  # a quantity ("5.5 mln dlrs", "3 pct"), not a participant
     compounds = []
     for child in reversed(list(token.lefts)):  # nearest first, stop at the first gap
         if child.dep_ != "compound" or child.i != token.i - len(compounds) - 1:
@@ -81,10 +90,17 @@ def argument(token, entities: dict) -> tuple[str, str | None] | None:
 
 
 def _noun_phrase(token) -> tuple[list[str], str] | None:
-    """A common noun with its compounds, as predicate words and tags ("practice game", "NN")."""
+    """A common noun with its compounds, as predicate words and tags ("practice game", "NN").
+    A compound with modifiers of its own is left out: it is half of a hyphenated or counted
+    modifier ("16 pct voting interest", "long-term owner", "two-way link"), not a noun of the
+    predicate."""
     if token.pos_ != "NOUN":
         return None
-    words = [c.lower_ for c in token.lefts if c.dep_ == "compound" and c.pos_ == "NOUN"]
+    words = [
+        c.lower_
+        for c in token.lefts
+        if c.dep_ == "compound" and c.pos_ == "NOUN" and not list(c.children)
+    ]
     words.append(token.lemma_.lower())
     return words, "N" * len(words)
 
@@ -164,21 +180,40 @@ def _shouted_words(words: list) -> bool:
     return len(words) > 1 and _shouted(" ".join(t.text for t in words))
 
 
+def _headline_end(doc) -> int:
+    """The first token after the article's headline: the leading run of tokens with no lower
+    case letter ("BRAZIL, BANKS FAIL TO MAKE BREAKTHROUGH  Brazil and its ..."), which the
+    sentence splitter often runs into the story's first sentence."""
+    return next((t.i for t in doc if any(c.islower() for c in t.text)), len(doc))
+
+
+def _tabular(sentence) -> bool:
+    """Whether a sentence is a table or a list of figures rather than prose ("Shr 28 cts vs nil
+    Net 4,568,000 vs 7,000", "include France 3.57 3.42 ... EC 13.82 ... USSR"): at least one
+    number for every three words. Its verbs join row labels, not participants."""
+    numbers = sum(1 for t in sentence if t.like_num or t.pos_ == "NUM")
+    words = sum(1 for t in sentence if t.is_alpha)
+    return numbers * 3 >= max(words, 1)
+
+
 def relation_triples(doc) -> list[dict]:
     """Every relation triple of a parsed document, in token order, as TRIPLE_TYPE dicts."""
     entities = _entity_index(doc)
     sentences = list(doc.sents)
     sentence_starts = [sentence.start for sentence in sentences]
-    shouted = [_shouted(sentence.text) for sentence in sentences]
+    skipped = [_shouted(sentence.text) or _tabular(sentence) for sentence in sentences]
+    headline = _headline_end(doc)
     triples = []
     for verb in doc:
         if verb.pos_ not in ("VERB", "AUX"):
             continue
         sentence = bisect.bisect_right(sentence_starts, verb.i) - 1
-        if shouted[sentence]:
+        if skipped[sentence]:
             continue
         for words, tags, subject_token, object_token in _predicates(verb):
             if not all(_WORD.fullmatch(word) for word in words):
+                continue
+            if min(verb.i, subject_token.i, object_token.i) < headline:
                 continue
             subject = argument(subject_token, entities)
             obj = argument(object_token, entities)

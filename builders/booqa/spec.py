@@ -32,10 +32,21 @@ from compsem.resources.wordnet import wordnet_version
 from compsem.spec import BenchmarkSpec
 
 CHANGELOG = {
-    "1.3.0": "splits are stored in a representative order: each split is shuffled once, "
-    "seeded by the build's seed, the config and the split, and stratified by label and grouping "
-    "fields, so any prefix (`--limit N`) holds each label and group close to its share (issue "
-    "23); same rows and ids.",
+    "2.0.0": "arguments are linked entities before starring pairs are counted "
+    "(`--link-arguments`, the default): WordNet 3.0 instance synsets as the alias table ('U.S.', "
+    "'US', 'America' are one 'United States'), name coreference within the article (a later "
+    "'Baker' is the article's 'James Baker'; an acronym is the name it was introduced with or "
+    "whose initials it spells), else the surface form without a legal suffix; `subject` and "
+    "`object` are the entities' names and `subject_type` / `object_type` coarse FIGER-like types "
+    "(country, city, company, person ...; were spaCy labels), which `h_only` masks by; the card "
+    "counts linked, merged and typed mentions. Extraction: tables of figures, an article's "
+    "headline run into its first sentence and counted nouns ('21 cts', even where NER names "
+    "them) give no triple, and a hyphenated or counted modifier is not a noun of the predicate. "
+    "Every card, `compsem build` and `compsem audit` say when a test split is too small to rank "
+    "models; builds parse with one task per available core by default. Splits are stored in a "
+    "representative order: each split is shuffled once, seeded by the build's seed, the config "
+    "and the split, and stratified by label and grouping fields, so any prefix (`--limit N`) "
+    "holds each label and group close to its share.",
     "1.2.0": "both arguments of a starring pair are named entities typed by the parser's NER by "
     "default (`--arguments entities`; `one_entity` and `nouns` are one flag away), so every "
     "argument of every entry is typed; a noun with a number ('5.5 mln dlrs', '3 pct') is a "

@@ -26,21 +26,8 @@ from compsem.builders.booqa.relations import realise
 from compsem.fingerprint import cached_table, fingerprint, row_id
 from compsem.resources.wordnet import wordnet_version
 
-# Entity labels of spaCy's English pipelines as FIGER-like coarse types (App. E.1 masks
-# arguments by type); arguments without a type are a "thing", FIGER's root.
-ENTITY_MASKS = {
-    "PERSON": "person",
-    "NORP": "group",
-    "FAC": "building",
-    "ORG": "organization",
-    "GPE": "location",
-    "LOC": "location",
-    "PRODUCT": "product",
-    "EVENT": "event",
-    "WORK_OF_ART": "art",
-    "LAW": "law",
-    "LANGUAGE": "language",
-}
+# Arguments are typed by linking (coarse FIGER-like types, App. E.1 masks arguments by type);
+# an argument without a type is a "thing", FIGER's root.
 UNTYPED = "thing"
 
 
@@ -196,7 +183,9 @@ def _sorted(table: pa.Table) -> pa.Table:
 
 
 def mask(entity_type: str | None) -> str:
-    return ENTITY_MASKS.get(entity_type, UNTYPED) if entity_type else UNTYPED
+    """The mask of an argument: its type, or ``thing`` where it has none (None, or a missing
+    value as pandas reads it)."""
+    return entity_type if isinstance(entity_type, str) and entity_type else UNTYPED
 
 
 def _carve(dev: pa.Table, sizes: tuple[int, int], rng: np.random.Generator) -> dict[str, pa.Table]:

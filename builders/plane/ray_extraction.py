@@ -25,10 +25,8 @@ from pathlib import Path
 
 from compsem.builders.plane.config import PlaneConfig
 from compsem.builders.plane.extraction import an_extraction_pipeline
-from compsem.help_format import HelpFormatter
 from compsem.loading_scripts.corpora import open_corpus
-from compsem.pipeline import run_on_ray
-from compsem.settings import add_setting_arguments, bounded
+from compsem.ray_extraction import ray_main, ray_parser, run_steps_on_ray
 
 # The settings of `compsem build plane` that the extraction reads, with the same flags.
 EXTRACTION_SETTINGS = (
@@ -45,56 +43,18 @@ EXTRACTION_SETTINGS = (
 def extract_on_ray(args: argparse.Namespace) -> Path:
     """Run the extraction the parsed command line describes; returns the shards folder."""
     corpus = open_corpus(args.corpus, args.text_column, args.split)
-    work = Path(args.work)
-    steps = an_extraction_pipeline(corpus, work, args.spacy_model, args.max_docs)
-    run_on_ray(
-        steps,
-        work / "logs",
-        tasks=args.tasks,
-        workers=args.workers,
-        cpus_per_task=args.cpus_per_task,
-        mem_per_cpu_gb=args.mem_per_cpu_gb,
-    )
-    return work / "shards"
+    steps = an_extraction_pipeline(corpus, Path(args.work), args.spacy_model, args.max_docs)
+    return run_steps_on_ray(steps, args)
 
 
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(
-        prog="python -m compsem.builders.plane.ray_extraction",
-        formatter_class=HelpFormatter,
-        description="Run PLANE's adjective-noun extraction on a Ray cluster (the one ray.init() "
-        "finds, else a local instance); then build from its shards with `compsem build plane "
-        "--extracted DIR/shards`.",
+    return ray_parser(
+        "plane", "PLANE's adjective-noun extraction", PlaneConfig, EXTRACTION_SETTINGS
     )
-    parser.add_argument(
-        "--work",
-        required=True,
-        metavar="DIR",
-        help="folder for the shards and the task logs, on a file system every node reaches",
-    )
-    add_setting_arguments(parser, PlaneConfig, names=EXTRACTION_SETTINGS)
-    parser.add_argument(
-        "--cpus-per-task", type=bounded(int, 1), default=1, metavar="N", help="Ray CPUs per task"
-    )
-    parser.add_argument(
-        "--mem-per-cpu-gb",
-        type=bounded(float, 0.1),
-        default=2.0,
-        metavar="GB",
-        help="Ray memory reserved per CPU",
-    )
-    return parser
 
 
 def main(argv: list[str] | None = None) -> int:
-    args = build_parser().parse_args(argv)
-    try:
-        shards = extract_on_ray(args)
-    except (ImportError, ValueError, RuntimeError, OSError) as error:
-        print(f"ray_extraction: error: {error}", file=sys.stderr)
-        return 2
-    print(f"Wrote {shards}: build with `compsem build plane --extracted {shards} --out DIR`.")
-    return 0
+    return ray_main(build_parser(), extract_on_ray, "plane", argv)
 
 
 if __name__ == "__main__":
