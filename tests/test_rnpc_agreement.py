@@ -9,8 +9,15 @@ import json
 import pytest
 from datasets import load_dataset
 
-from compsem.builders.rnpc.agreement import label_row, rule_agreement, slot_table
-from compsem.builders.rnpc.second_nouns import noun_relation
+from compsem.builders.rnpc.agreement import (
+    label_row,
+    negated,
+    release_slots,
+    rule_agreement,
+    slot_table,
+)
+from compsem.builders.rnpc.rules import Slot
+from compsem.builders.rnpc.second_nouns import names_people, noun_relation
 from compsem.export import export_benchmark
 from compsem.loading_scripts.rnpc_release import ReleaseError, read_original_task
 from compsem.resources.modifiers import load_modifier_lexicon
@@ -143,3 +150,42 @@ def test_a_release_without_a_task_file_fails_clearly(release):
     (release / "data" / "RNPC" / "tasks" / "MPTE.csv").unlink()
     with pytest.raises(ReleaseError, match="MPTE.csv is not under"):
         rule_agreement(release)
+
+
+def test_release_slots_keep_the_modifiers_generation_drops(tmp_path):
+    """Issue 25: erroneous (an attribute none of compsem's nouns take) and partial (listed in
+    two files) are still read with their category and attribute; only generation drops them."""
+    (tmp_path / "int.csv").write_text("Attribute,Modifier\ncolor,green\n")
+    (tmp_path / "sub.csv").write_text("Attribute,Modifier\nquantity,partial\nexpertise,skillful\n")
+    (tmp_path / "pri.csv").write_text("Attribute,Modifier\nsoundness,erroneous\ndegree,partial\n")
+    slots = release_slots(tmp_path)
+    assert slots["erroneous", "privative"] == Slot("privative", "", "less", "soundness")
+    assert slots["partial", "subsective"].kind == "relative"
+    assert slots["partial", "privative"].attribute == "degree"
+    assert slots["skillful", "subsective"].kind == "role"
+    assert slots["green", "intersective"].attribute == "colour"
+    assert release_slots(tmp_path / "no lexicon here") == {}
+
+
+def test_a_denied_event_turns_a_privative_round(slots):
+    """A fake gun is less likely to fire bullets than a gun, so more likely not to."""
+    assert negated("A fake black gun cannot fire bullets.")
+    assert negated("The toy car doesn't move.") and negated("A former minister is no longer paid.")
+    assert not negated("A gun fires bullets.") and not negated("A notable gun is sold.")
+    row = {
+        "modifier1": "fake",
+        "modifier2": "black",
+        "m1_category": "privative",
+        "m2_category": "intersective",
+        "event2": "A fake black gun cannot fire bullets.",
+    }
+    assert label_row("epc", row, slots)["rule"] == "privative_negated_event"
+    assert (
+        label_row("epc", row | {"event2": "A fake black gun fires bullets."}, slots)["label"] == 0
+    )
+
+
+def test_names_people_reads_the_first_wordnet_sense():
+    assert names_people("surgeon") and names_people("a senior vice president")
+    assert not names_people("gun")  # though one rare sense of gun is a gunman
+    assert not names_people("agreement")
