@@ -286,6 +286,12 @@ def _scope_unclear(m1: Slot, m2: Slot) -> bool:
     )
 
 
+def _ends_role(slot: Slot) -> bool:
+    """A privative that ends or delegates the role N (former, deposed, acting), not a
+    subsective of time (annual, late)."""
+    return slot.category == "privative" and slot.attribute in ROLE_ENDING
+
+
 def _fakes_m2(m1: Slot, m2: Slot) -> bool:
     """An imitation M1 whose target is M2: a counterfeit Hollywood movie (§7)."""
     return m1.attribute in IMITATION and m2.attribute in ORIGIN | VALUE
@@ -299,7 +305,7 @@ def spte(hypothesis: str, m1: Slot, m2: Slot, person: bool = True) -> tuple[str,
     if hypothesis == "n":
         if _fakes_m2(m1, m2):
             return "n.imitation_of_m2", 1
-        if person and m1.attribute in ROLE_ENDING and m2.category == "subsective":
+        if person and _ends_role(m1) and m2.category == "subsective":
             return "n.role_ended", 0
         if _scope_unclear(m1, m2):
             return None
@@ -414,7 +420,7 @@ def _mpte_m2_intersective(m1: Slot, m2: Slot) -> tuple[str, int] | None:
     """Whether an intersective M2 still holds of the entity under M1."""
     if m1.category != "privative":
         return "m2.intersective", 1
-    if m1.attribute in ROLE_ENDING:
+    if _ends_role(m1):
         return ("m2.outlives_role", 1) if m2.attribute in LASTING else None
     if m1.attribute in IMITATION | AUTHENTICITY and m2.attribute in ORIGIN:
         return "m2.faked_origin", 0  # no watch, or a watch faking Swissness: Swiss either way?
