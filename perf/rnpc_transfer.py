@@ -8,7 +8,8 @@ issue-25 targets: mean accuracy over the seeds ≥ 0.85 (SPTE), ≥ 0.70 (MPTE),
 
 The export is built into a temporary folder unless ``--export DIR`` names one that holds the
 challenge and original configs (``compsem build rnpc --original-release RELEASE --out DIR``).
-CPU-heavy: nine short fine-tunes at the defaults.
+CPU-heavy: nine short fine-tunes at the defaults. The JSON is rewritten after every seed
+(``complete``: false until the last), so a run stopped early leaves what it finished.
 
 Usage: python perf/rnpc_transfer.py --original-release RELEASE [--export DIR] [--train-rows 2000]
                                     [--epochs 2] [--seeds 0 1 2] [--tasks spte mpte epc]
@@ -18,6 +19,7 @@ Usage: python perf/rnpc_transfer.py --original-release RELEASE [--export DIR] [-
 from __future__ import annotations
 
 import argparse
+import functools
 import json
 import statistics
 import tempfile
@@ -33,8 +35,11 @@ TARGETS = {"spte": 0.85, "mpte": 0.70, "epc": 0.55}
 SAMPLE_SEED = 0  # which generated rows train every seed: the seeds vary the fine-tune only
 
 
-def transfer(folder: str, task: str, train_rows: int, epochs: float, seeds: list[int]) -> dict:
-    """Fine-tune on generated rows of ``task`` once per seed; accuracy on the human rows."""
+def transfer(
+    folder: str, task: str, train_rows: int, epochs: float, seeds: list[int], written
+) -> dict:
+    """Fine-tune on generated rows of ``task`` once per seed; accuracy on the human rows.
+    ``written(summary)`` is called after every seed, so a long run leaves what it finished."""
     tuning = FineTuning.prepare(folder, f"original_{task}", epochs=epochs, progress=False)
     generated = load_benchmark(folder, f"{task}_challenge").split("test")
     if len(generated) < train_rows:
@@ -48,6 +53,12 @@ def transfer(folder: str, task: str, train_rows: int, epochs: float, seeds: list
         runs.append(
             {"seed": seed, "accuracy": scores["accuracy"], "train_seconds": timing["seconds"]}
         )
+        summary = _summary(task, runs, humans, train_rows, tuning.settings.as_dict())
+        written(summary)
+    return summary
+
+
+def _summary(task: str, runs: list[dict], humans: list[int], train_rows: int, settings) -> dict:
     accuracies = [run["accuracy"] for run in runs]
     return {
         "train_rows": train_rows,
@@ -58,7 +69,7 @@ def transfer(folder: str, task: str, train_rows: int, epochs: float, seeds: list
         "target": TARGETS[task],
         "meets_target": statistics.mean(accuracies) >= TARGETS[task],
         "runs": runs,
-        "settings": tuning.settings.as_dict(),
+        "settings": settings,
     }
 
 
@@ -75,23 +86,25 @@ def main() -> None:
     if not (args.export or args.original_release):
         parser.error("pass --original-release RELEASE, or --export DIR built with one")
     start = time.perf_counter()
+    results = {"model": "all-MiniLM-L6-v2 (offline package)", "complete": False, "tasks": {}}
+
+    def written(task: str, summary: dict) -> None:
+        results["tasks"][task] = summary
+        results["seconds"] = time.perf_counter() - start
+        args.out.parent.mkdir(parents=True, exist_ok=True)
+        args.out.write_text(json.dumps(results, indent=2) + "\n")
+
     with tempfile.TemporaryDirectory(prefix="rnpc-transfer-") as scratch:
         folder = args.export
         if folder is None:
             folder = str(Path(scratch) / "rnpc")
             names = [f"{t}_challenge" for t in args.tasks] + [f"original_{t}" for t in args.tasks]
             export_benchmark("rnpc", folder, names, original_release=args.original_release)
-        tasks = {
-            task: transfer(folder, task, args.train_rows, args.epochs, args.seeds)
-            for task in args.tasks
-        }
-    results = {
-        "model": "all-MiniLM-L6-v2 (offline package)",
-        "tasks": tasks,
-        "seconds": time.perf_counter() - start,
-    }
-    args.out.parent.mkdir(parents=True, exist_ok=True)
-    args.out.write_text(json.dumps(results, indent=2) + "\n")
+        for task in args.tasks:
+            record = functools.partial(written, task)
+            transfer(folder, task, args.train_rows, args.epochs, args.seeds, record)
+    results["complete"] = True
+    written(args.tasks[-1], results["tasks"][args.tasks[-1]])
     print(json.dumps(results, indent=2))
 
 
