@@ -200,8 +200,16 @@ def _derived_attribute(category: str, name: str, where: str) -> Attribute:
     )
 
 
-def read_original_lexicon(folder: Path, attributes: dict[str, Attribute]) -> ModifierLexicon:
-    """The RNPC lexicon as a :class:`ModifierLexicon` over ``attributes`` plus derived ones."""
+def derived_kind(category: str, name: str) -> str:
+    """The subsective kind of an RNPC attribute: ``role`` if it judges the noun's role."""
+    if category != "subsective":
+        return ""
+    return "role" if name in _ROLE_ATTRIBUTES else "relative"
+
+
+def release_entries(folder: Path) -> dict[str, list[tuple[str, str, str, str]]]:
+    """Every entry of the RNPC lexicon files: lower-cased modifier -> [(modifier, category,
+    RNPC attribute, where)], one per file line, modifiers listed twice included."""
     entries: dict[str, list[tuple[str, str, str, str]]] = {}
     for category in CATEGORIES:
         path = _find(folder, LEXICON_FILES[category], LexiconError)
@@ -211,6 +219,12 @@ def read_original_lexicon(folder: Path, attributes: dict[str, Attribute]) -> Mod
                 entries.setdefault(row["Modifier"].lower(), []).append(
                     (row["Modifier"], category, row["Attribute"].lower(), where)
                 )
+    return entries
+
+
+def read_original_lexicon(folder: Path, attributes: dict[str, Attribute]) -> ModifierLexicon:
+    """The RNPC lexicon as a :class:`ModifierLexicon` over ``attributes`` plus derived ones."""
+    entries = release_entries(folder)
     shipped = {m.text.lower(): m for m in load_modifier_lexicon().modifiers}
     attributes = dict(attributes)
     modifiers, dropped = [], []
@@ -229,10 +243,7 @@ def read_original_lexicon(folder: Path, attributes: dict[str, Attribute]) -> Mod
             dropped.append(f"{text}: RNPC attribute {name!r} fits none of compsem's nouns")
             continue
         attributes.setdefault(attribute.name, attribute)
-        kind = (
-            ("role" if name in _ROLE_ATTRIBUTES else "relative") if category == "subsective" else ""
-        )
-        modifiers.append(Modifier(text, category, attribute.name, kind))
+        modifiers.append(Modifier(text, category, attribute.name, derived_kind(category, name)))
     source = f"RNPC lexicon ({folder.name})"
     check_categories(tuple(modifiers), source)
     return ModifierLexicon(tuple(modifiers), attributes, source, tuple(dropped))

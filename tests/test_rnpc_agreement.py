@@ -9,8 +9,15 @@ import json
 import pytest
 from datasets import load_dataset
 
-from compsem.builders.rnpc.agreement import label_row, rule_agreement, slot_table
-from compsem.builders.rnpc.second_nouns import noun_relation
+from compsem.builders.rnpc.agreement import (
+    label_row,
+    negated,
+    release_slots,
+    rule_agreement,
+    slot_table,
+)
+from compsem.builders.rnpc.rules import Slot
+from compsem.builders.rnpc.second_nouns import names_people, noun_relation
 from compsem.export import export_benchmark
 from compsem.loading_scripts.rnpc_release import ReleaseError, read_original_task
 from compsem.resources.modifiers import load_modifier_lexicon
@@ -20,7 +27,7 @@ SPTE = """id,combo,source NP,premise,hypothesis,label
 2,sub-int,the second green ball,This is the second green ball.,This is a green ball.,entailment
 3,pri-int,a former American diplomat,He is a former American diplomat.,He is a former diplomat.,entailment
 4,sub-int,a big red apple,This is a big red apple.,This is a big apple.,entailment
-5,pri-sub,a former famous actor,He is a former famous actor.,He is an actor.,entailment
+5,pri-sub,a former famous actor,He is a former famous actor.,He is an actor.,non-entailment
 6,int-pri,a brown stuffed bear,This is a brown stuffed bear.,This is a bear.,non-entailment
 7,pri-int,a counterfeit Swiss watch,This is a counterfeit Swiss watch.,This is a watch.,entailment
 8,int-int,a red American car,This is a red American car.,This is a car.,non-entailment
@@ -46,7 +53,7 @@ EXPECTED = {
         ("m2_n.m1_not_privative", 1),
         ("m1_n.m1_keeps", 1),
         ("m1_n.m1_gradable_over_surface", 1),
-        None,  # a former famous actor may still act
+        ("n.role_ended", 0),  # whatever "famous" ranks, his acting is over
         ("n.privative_m2", 0),
         ("n.imitation_of_m2", 1),
         ("n.no_privative", 1),  # the human label departs
@@ -58,7 +65,7 @@ EXPECTED = {
         ("m2.outlives_role", 1),
         ("m1.privative", 0),
         ("m1.relative", 0),
-        ("m1.privative", 0),  # the human label departs: a fake gun that is a toy
+        ("m1.privative_of_thing", 1),  # a gun is a thing: the fake is what it is
     ],
     "epc": [("privative_m1", 0), ("effect_more", 2), None],  # old is not intersective
 }
@@ -96,22 +103,24 @@ def test_mpte_reads_the_second_noun_and_its_wordnet_relation(release, slots):
 def test_agreement_is_reported_per_task_combo_and_hypothesis(release):
     report = rule_agreement(release)["tasks"]
     spte, mpte, epc = report["spte"], report["mpte"], report["epc"]
-    assert (spte["rows"], spte["labelled"], spte["agreed"]) == (8, 7, 6)
-    assert spte["agreement"] == round(6 / 7, 4) and spte["coverage"] == round(7 / 8, 4)
-    assert (mpte["rows"], mpte["labelled"], mpte["agreed"]) == (7, 7, 6)
+    assert (spte["rows"], spte["labelled"], spte["agreed"]) == (8, 8, 7)
+    assert spte["agreement"] == round(7 / 8, 4) and spte["coverage"] == 1.0
+    assert (mpte["rows"], mpte["labelled"], mpte["agreed"]) == (7, 7, 7)
     assert (epc["rows"], epc["labelled"], epc["agreed"]) == (3, 2, 2)
     assert epc["by_hypothesis"]["event2"]["rows"] == 3
+    overall = rule_agreement(release)["overall"]
+    assert (overall["rows"], overall["labelled"], overall["agreed"]) == (18, 17, 16)
     assert spte["by_hypothesis"]["n"] == {
         "rows": 4,
-        "labelled": 3,
-        "agreed": 2,
-        "coverage": 0.75,
-        "agreement": round(2 / 3, 4),
+        "labelled": 4,
+        "agreed": 3,
+        "coverage": 1.0,
+        "agreement": 0.75,
     }
-    assert mpte["by_combo_hypothesis"]["pri-int|m1"]["agreed"] == 1  # former mother, fake toy
+    assert mpte["by_combo_hypothesis"]["pri-int|m1"]["agreed"] == 2  # former mother, fake toy
     assert mpte["by_relation"]["hypernym"]["rows"] == 2
-    assert spte["by_combo"]["pri-sub"]["labelled"] == 0
-    assert spte["by_rule"]["left out"]["rows"] == 1
+    assert spte["by_combo"]["pri-sub"]["labelled"] == 1
+    assert epc["by_rule"]["left out"]["rows"] == 1
 
 
 def test_build_with_the_release_writes_rule_agreement_json_and_the_card_table(release, tmp_path):
@@ -121,9 +130,12 @@ def test_build_with_the_release_writes_rule_agreement_json_and_the_card_table(re
     assert written == json.loads(json.dumps(rule_agreement(release)))
     card = (out / "README.md").read_text()
     assert "## Rule agreement with the published RNPC" in card
-    assert "| SPTE | all | 8 | 7 | 0.857 |" in card
-    assert "| MPTE | pri-int, m1 | 2 | 2 | 0.500 |" in card  # former mother, fake toy
-    assert "| SPTE | pri-sub, n | 1 | 0 | n/a |" in card  # left out
+    assert "| all | all | 18 | 17 | 0.944 | 0.941 |" in card  # every task together
+    assert "| SPTE | all | 8 | 8 | 1.000 | 0.875 |" in card
+    assert "| MPTE | m1 | 5 | 5 | 1.000 | 1.000 |" in card  # per hypothesis type
+    assert "| EPC | int-int | 2 | 1 | 0.500 | 1.000 |" in card  # per combo
+    assert "| MPTE | pri-int, m1 | 2 | 2 | 1.000 | 1.000 |" in card  # former mother, fake toy
+    assert "| SPTE | pri-sub, n | 1 | 1 | 1.000 | 1.000 |" in card
     assert load_dataset(str(out), "original_mpte")["test"].num_rows == 7  # the JSON is no data
 
 
@@ -138,3 +150,42 @@ def test_a_release_without_a_task_file_fails_clearly(release):
     (release / "data" / "RNPC" / "tasks" / "MPTE.csv").unlink()
     with pytest.raises(ReleaseError, match="MPTE.csv is not under"):
         rule_agreement(release)
+
+
+def test_release_slots_keep_the_modifiers_generation_drops(tmp_path):
+    """Issue 25: erroneous (an attribute none of compsem's nouns take) and partial (listed in
+    two files) are still read with their category and attribute; only generation drops them."""
+    (tmp_path / "int.csv").write_text("Attribute,Modifier\ncolor,green\n")
+    (tmp_path / "sub.csv").write_text("Attribute,Modifier\nquantity,partial\nexpertise,skillful\n")
+    (tmp_path / "pri.csv").write_text("Attribute,Modifier\nsoundness,erroneous\ndegree,partial\n")
+    slots = release_slots(tmp_path)
+    assert slots["erroneous", "privative"] == Slot("privative", "", "less", "soundness")
+    assert slots["partial", "subsective"].kind == "relative"
+    assert slots["partial", "privative"].attribute == "degree"
+    assert slots["skillful", "subsective"].kind == "role"
+    assert slots["green", "intersective"].attribute == "colour"
+    assert release_slots(tmp_path / "no lexicon here") == {}
+
+
+def test_a_denied_event_turns_a_privative_round(slots):
+    """A fake gun is less likely to fire bullets than a gun, so more likely not to."""
+    assert negated("A fake black gun cannot fire bullets.")
+    assert negated("The toy car doesn't move.") and negated("A former minister is no longer paid.")
+    assert not negated("A gun fires bullets.") and not negated("A notable gun is sold.")
+    row = {
+        "modifier1": "fake",
+        "modifier2": "black",
+        "m1_category": "privative",
+        "m2_category": "intersective",
+        "event2": "A fake black gun cannot fire bullets.",
+    }
+    assert label_row("epc", row, slots)["rule"] == "privative_negated_event"
+    assert (
+        label_row("epc", row | {"event2": "A fake black gun fires bullets."}, slots)["label"] == 0
+    )
+
+
+def test_names_people_reads_the_first_wordnet_sense():
+    assert names_people("surgeon") and names_people("a senior vice president")
+    assert not names_people("gun")  # though one rare sense of gun is a gunman
+    assert not names_people("agreement")

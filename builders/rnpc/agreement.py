@@ -19,12 +19,13 @@ from pathlib import Path
 
 from compsem.builders.rnpc.generation import modifier_lexicon_from
 from compsem.builders.rnpc.rules import Slot, epc, mpte, spte
-from compsem.builders.rnpc.second_nouns import head_noun, noun_relation
-from compsem.loading_scripts.rnpc_release import read_original_task
+from compsem.builders.rnpc.second_nouns import head_noun, names_people, noun_relation
+from compsem.loading_scripts.rnpc_release import derived_kind, read_original_task, release_entries
 from compsem.resources.lexicon import LexiconError
 from compsem.resources.modifiers import ModifierLexicon, load_modifier_lexicon
 
 TASKS = ("spte", "mpte", "epc")
+_NEGATION = re.compile(r"\b(?:not|never|no|cannot|nobody|nothing|none)\b|n't\b")
 # RNPC's attribute names where compsem's rules name the same thing otherwise
 _RNPC_ATTRIBUTES = {"color": "colour", "origin": "provenance", "possibility": "modality"}
 
@@ -55,6 +56,27 @@ def slot_table(lexicon: ModifierLexicon) -> dict[tuple[str, str], Slot]:
     }
 
 
+def release_slots(folder: str | Path) -> dict[tuple[str, str], Slot]:
+    """Slots of every entry of the release's own lexicon files, those the generation lexicon
+    drops included (listed in two categories, or of an attribute none of compsem's nouns take:
+    *erroneous*, *partial*, *many*): what a modifier is does not depend on which nouns compsem
+    can pair it with. Empty when the folder has no lexicon files."""
+    try:
+        entries = release_entries(Path(folder))
+    except LexiconError:
+        return {}
+    return {
+        (key, category): Slot(
+            category,
+            derived_kind(category, name),
+            "less" if category == "privative" else "unclear",
+            _attribute(f"rnpc_{category[:3]}_{name}"),
+        )
+        for key, listed in entries.items()
+        for _, category, name, _ in listed
+    }
+
+
 def slot(word: str | None, category: str, slots: dict) -> Slot:
     """The modifier's slot; the category alone when the lexicon does not list it as such."""
     found = slots.get(((word or "").lower(), category))
@@ -77,6 +99,11 @@ def hypothesis_type(task: str, row: dict) -> str | None:
     return "m1" if has1 else "m2" if has2 else None
 
 
+def negated(event: str) -> bool:
+    """Whether an event sentence denies its predicate (not, never, no, cannot, -n't)."""
+    return bool(_NEGATION.search(event.lower()))
+
+
 def second_noun(premise: str) -> str:
     """N' of an MPTE premise: the head of its last sentence ('... He is a father.')."""
     sentences = [s for s in re.split(r"(?<=[.!?])\s+", premise.strip()) if s.strip()]
@@ -92,12 +119,12 @@ def label_row(task: str, row: dict, slots: dict) -> dict:
     kind = hypothesis_type(task, row) if task != "epc" else "event2"  # M1 M2 N E vs N E
     relation, outcome = None, None
     if task == "epc":
-        outcome = epc(m1, m2)
+        outcome = epc(m1, m2, negated(row["event2"]))
     elif task == "spte" and kind:
-        outcome = spte(kind, m1, m2)
+        outcome = spte(kind, m1, m2, names_people(row["noun"]))
     elif task == "mpte" and kind and second_noun(row["premise"]):
         relation = noun_relation(row["noun"], second_noun(row["premise"]))
-        outcome = mpte(kind, m1, m2, relation)
+        outcome = mpte(kind, m1, m2, relation, names_people(row["noun"]))
     rule, label = outcome if outcome else (None, None)
     return {"hypothesis": kind, "relation": relation, "rule": rule, "label": label}
 
@@ -142,13 +169,18 @@ def task_agreement(task: str, rows: list[dict], slots: dict) -> dict:
 def rule_agreement(folder: str | Path) -> dict:
     """The agreement report of every task file the release folder holds."""
     lexicon = release_lexicon(folder)
-    slots = slot_table(lexicon)
+    slots = release_slots(folder) | slot_table(lexicon)
     tasks = {}
     for task in TASKS:
         rows = read_original_task(folder, task)
         tasks[task] = task_agreement(task, rows, slots)
+    overall = _cell()
+    for report in tasks.values():
+        for key in overall:
+            overall[key] += report[key]
     return {
         "lexicon": lexicon.source,
+        "overall": _finish(overall),
         "note": "agreement = rule label == human label over the rows the rules label; "
         "coverage = labelled rows / rows (the rest are readings the rules leave out)",
         "tasks": tasks,

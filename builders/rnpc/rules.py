@@ -29,6 +29,8 @@ ROLE_ENDING = {"time", "status_loss", "deputyship"}  # the role of N ends or is 
 IMITATION = {"imitation"}  # counterfeit, forged, replica: fakes the origin or value of the item
 AUTHENTICITY = {"authenticity"}  # fake, phony: need not be an N at all
 DEPICTION = {"depiction"}  # toy, stone, stuffed: a likeness of an N
+QUESTIONING = {"epistemic"}  # alleged, so-called: whether it is an N at all is in question
+MATERIAL = IMITATION | DEPICTION | {"making"}  # what the item is made as: a copy, a likeness
 # Intersective attributes by how they fare under a privative M1.
 SURFACE = {"colour", "pattern", "shape", "hair", "appearance"}  # perceptible on the thing itself
 LASTING = {"nationality", "handedness"}  # properties of a person that outlive a role
@@ -86,6 +88,12 @@ RULES = {
         "fakes (§7)",
         "a counterfeit Hollywood movie ⊨ a movie",
     ),
+    "n.role_ended": _spte(
+        0,
+        "hypothesis N, a person; M1 ends or delegates the role (former, deputy) over a "
+        "subsective M2: whatever M2 ranks, the role N itself is over",
+        "a former talented violinist ⊭ a violinist",
+    ),
     "n.privative_m2": _spte(
         0, "hypothesis N; M2 is privative, M1 is not", "a brown stuffed bear ⊭ a bear"
     ),
@@ -114,7 +122,16 @@ RULES = {
         "the second green ball ⊭ the second ball",
     ),
     "m1_n.m2_privative": _spte(
-        0, "hypothesis M1 N; M2 is privative", "a brown stuffed bear ⊭ a brown bear"
+        0,
+        "hypothesis M1 N; M2 is privative and M1 is not intersective (an intersective M1 may "
+        "describe the likeness itself: left out)",
+        "a big stuffed bear ⊭ a big bear",
+    ),
+    "m1_n.privative_over_subsective": _spte(
+        1,
+        "hypothesis M1 N; M1 is privative over a subsective M2, which only narrows N: what M1 "
+        "says of M2 N it says of N (M1 of unknown attribute: left out)",
+        "a former talented violinist ⊨ a former violinist",
     ),
     "m1.intersective": _mpte(
         1,
@@ -135,7 +152,8 @@ RULES = {
     ),
     "m1.relative": _mpte(
         0,
-        "hypothesis M1 N'; M1 is relative to a comparison class, which N' changes, hypernym or not",
+        "hypothesis M1 N'; M1 is relative to a comparison class, which a hypernym or co-hyponym "
+        "N' changes (over a privative M2, or with N' another role, left out)",
         "It is a big gray mouse. It is an animal. ⊭ It is a big animal.",
     ),
     "m1.stage_other_noun": _mpte(
@@ -152,9 +170,16 @@ RULES = {
     ),
     "m1.privative": _mpte(
         0,
-        "hypothesis M1 N'; M1 is privative and N' another noun of the entity, or M1 ends a role "
-        "and N' (a hypernym) is still true",
+        "hypothesis M1 N'; M1 is privative and N names people (or N' is a co-hyponym): M1 "
+        "ends, delays or questions a role, and N' is a role they hold now; or M1 questions "
+        "whether the item is an N at all (alleged, so-called)",
         "She is a former French minister. She is a mother. ⊭ She is a former mother.",
+    ),
+    "m1.privative_of_thing": _mpte(
+        1,
+        "hypothesis M1 N'; M1 is privative, N names a thing or an event and N' another "
+        "description of it: M1 says what the item itself is (when, how possible, what made of)",
+        "This is a possible early merger. This is a deal. ⊨ This is a possible deal.",
     ),
     "m2.intersective": _mpte(
         1,
@@ -192,13 +217,33 @@ RULES = {
     ),
     "m2.not_intersective": _mpte(
         0,
-        "hypothesis M2 N'; M2 is relative, a stage, or judges the role N or is privative while "
-        "N' is another noun of the entity, or M2 ends the role N and N' (a hypernym) still holds",
+        "hypothesis M2 N'; M2 is subsective under a privative M1 (N' not a hypernym), a stage "
+        "or judges the role N while N' is another noun of the entity, or M2 is privative of a "
+        "person (as m1.privative)",
         "He is a famous skillful surgeon. He is a father. ⊭ He is a skillful father.",
+    ),
+    "m2.privative_of_thing": _mpte(
+        1,
+        "hypothesis M2 N'; M2 is privative under a non-privative M1, of a thing or an event "
+        "(as m1.privative_of_thing); a fake (authenticity) M2 is left out",
+        "This is a large artificial lake. This is a reservoir. ⊨ This is an artificial reservoir.",
+    ),
+    "m2.under_privative": _mpte(
+        0,
+        "hypothesis M2 N'; M2 is privative of a thing under a privative M1 that may negate it "
+        "(not a material or imitation M2, which the item keeps)",
+        "This is a failed temporary truce. This is a ceasefire. ⊭ This is a temporary ceasefire.",
     ),
     "privative_m1": _rule("epc", 0, "M1 is privative over M2 N", "A fake black gun fires bullets."),
     "privative_m2": _rule(
         "epc", 0, "M2 is privative over N, M1 is not", "A black toy gun fires bullets."
+    ),
+    "privative_negated_event": _rule(
+        "epc",
+        2,
+        "the event denies something of N (not, never, no longer) and a privative rule would "
+        "make the event less plausible: the denial is more plausible",
+        "A fake black gun cannot fire bullets.",
     ),
     "effect_more": _rule(
         "epc",
@@ -241,18 +286,27 @@ def _scope_unclear(m1: Slot, m2: Slot) -> bool:
     )
 
 
+def _ends_role(slot: Slot) -> bool:
+    """A privative that ends or delegates the role N (former, deposed, acting), not a
+    subsective of time (annual, late)."""
+    return slot.category == "privative" and slot.attribute in ROLE_ENDING
+
+
 def _fakes_m2(m1: Slot, m2: Slot) -> bool:
     """An imitation M1 whose target is M2: a counterfeit Hollywood movie (§7)."""
     return m1.attribute in IMITATION and m2.attribute in ORIGIN | VALUE
 
 
-def spte(hypothesis: str, m1: Slot, m2: Slot) -> tuple[str, int] | None:
-    """Does ``P Det M1 M2 N`` entail ``P Det N`` / ``P Det M2 N`` / ``P Det M1 N``?"""
+def spte(hypothesis: str, m1: Slot, m2: Slot, person: bool = True) -> tuple[str, int] | None:
+    """Does ``P Det M1 M2 N`` entail ``P Det N`` / ``P Det M2 N`` / ``P Det M1 N``?
+    ``person``: N names people, whose role a role-ending M1 ends."""
     if ambiguous_scope(m1, m2):
         return None
     if hypothesis == "n":
         if _fakes_m2(m1, m2):
             return "n.imitation_of_m2", 1
+        if person and _ends_role(m1) and m2.category == "subsective":
+            return "n.role_ended", 0
         if _scope_unclear(m1, m2):
             return None
         if m1.category == "privative":
@@ -271,7 +325,10 @@ def spte(hypothesis: str, m1: Slot, m2: Slot) -> tuple[str, int] | None:
 
 def _spte_m1_n(m1: Slot, m2: Slot) -> tuple[str, int] | None:
     if m2.category == "privative":
-        return "m1_n.m2_privative", 0
+        # an intersective M1 may describe the likeness itself (a carved wooden duck)
+        return None if m1.category == "intersective" else ("m1_n.m2_privative", 0)
+    if m1.category == "privative" and m1.attribute and m2.category == "subsective":
+        return "m1_n.privative_over_subsective", 1
     if _fakes_m2(m1, m2) or _scope_unclear(m1, m2):
         return None  # a counterfeit Swiss watch may be a genuine (if un-Swiss) watch
     if m1.kind != "relative":
@@ -283,9 +340,11 @@ def _spte_m1_n(m1: Slot, m2: Slot) -> tuple[str, int] | None:
     return None  # a small American car: small for an American car, perhaps not for a car
 
 
-def mpte(hypothesis: str, m1: Slot, m2: Slot, relation: str = "role") -> tuple[str, int] | None:
+def mpte(
+    hypothesis: str, m1: Slot, m2: Slot, relation: str = "role", person: bool = True
+) -> tuple[str, int] | None:
     """Do ``P Det M1 M2 N`` and ``P Det N'`` entail ``P Det M N'`` (M = M1 or M2), where N' is
-    a ``relation`` of N (see ``RELATIONS``)?"""
+    a ``relation`` of N (see ``RELATIONS``) and ``person`` says whether N names people?"""
     if relation not in RELATIONS:
         raise ValueError(f"Unknown N' relation {relation!r}; use one of {RELATIONS}.")
     if ambiguous_scope(m1, m2):
@@ -293,55 +352,75 @@ def mpte(hypothesis: str, m1: Slot, m2: Slot, relation: str = "role") -> tuple[s
     if relation == "hypernym" and any(_likeness(slot) for slot in (m1, m2)):
         return None  # the premises clash: a stuffed bear is no animal, an alleged spy no agent
     if hypothesis == "m1":
-        return _mpte_kept(m1, m2, relation, "m1", under=None)
+        return _mpte_kept(m1, m2, relation, person, "m1")
     if hypothesis == "m2":
         if m2.category == "intersective":
             return _mpte_m2_intersective(m1, m2)
-        if m1.category == "privative":
+        if m1.category == "privative" and m2.category == "subsective":
             # N' is not known to be true of whatever the privative leaves (a former famous actor
             # who is a father), and a hypernym of N may not be true of it at all
             return None if relation == "hypernym" else ("m2.not_intersective", 0)
-        return _mpte_kept(m2, m1, relation, "m2", under=m1)
+        return _mpte_kept(m2, m1, relation, person, "m2")
     raise ValueError(f"Unknown MPTE hypothesis {hypothesis!r}; use one of {MPTE_HYPOTHESES}.")
 
 
 def _likeness(slot: Slot) -> bool:
-    """A privative whose item need not be anything N is (a depiction, an alleged or fictional
-    one), unlike a counterfeit (still a document) or a former one (still a person)."""
-    known = ROLE_ENDING | IMITATION | AUTHENTICITY
-    return slot.category == "privative" and slot.attribute not in known
+    """A privative whose item need not be anything N is (a depiction, an alleged one), unlike
+    a counterfeit (still a document), a former one (still a person) or a possible one."""
+    return slot.category == "privative" and slot.attribute in DEPICTION | QUESTIONING
 
 
-def _mpte_kept(kept: Slot, other: Slot, relation: str, side: str, under) -> tuple[str, int] | None:
-    """The kept modifier's rule when it is M1, or M2 under a non-privative M1."""
-    hypernym = relation == "hypernym"
-    negative = "m1.privative" if side == "m1" else "m2.not_intersective"
+def _mpte_kept(
+    kept: Slot, other: Slot, relation: str, person: bool, side: str
+) -> tuple[str, int] | None:
+    """The kept modifier's rule when it is M1, or M2 under an M1 that leaves it in scope."""
     if kept.category == "intersective":
         return "m1.intersective", 1
-    if kept.category == "subsective":
-        if kept.kind == "relative":
-            return ("m1.relative", 0) if side == "m1" else ("m2.not_intersective", 0)
-        if kept.kind == "role" and hypernym and other.category != "privative":
-            return f"{side}.role_to_hypernym", 1
-        if hypernym:
-            return None  # a novice surgeon may be a seasoned doctor; skill at a fake role
-        if side == "m2":
-            return "m2.not_intersective", 0
-        return ("m1.role_other_noun", 0) if kept.kind == "role" else ("m1.stage_other_noun", 0)
-    if not hypernym:
-        return negative, 0
-    if kept.attribute in IMITATION and other.category != "privative":
+    if kept.category == "privative":
+        return _mpte_kept_privative(kept, other, relation, person, side)
+    hypernym = relation == "hypernym"
+    negative = "m1.relative" if side == "m1" else "m2.not_intersective"
+    if kept.kind == "relative":
+        if other.category == "privative" or side == "m2":
+            # tall for a tree or for a decoration (a tall plastic tree)? a relative M2 under M1 is
+            # ranked within M2 N, which says little of where it stands among the N'
+            return None
+        return (negative, 0) if relation != "role" else None
+    if kept.kind == "role" and hypernym and other.category != "privative":
+        return f"{side}.role_to_hypernym", 1
+    if hypernym or not kept.kind:
+        return None  # a novice surgeon may be a seasoned doctor; a subsective of unknown kind
+    if side == "m2":
+        return "m2.not_intersective", 0
+    return ("m1.role_other_noun", 0) if kept.kind == "role" else ("m1.stage_other_noun", 0)
+
+
+def _mpte_kept_privative(
+    kept: Slot, other: Slot, relation: str, person: bool, side: str
+) -> tuple[str, int] | None:
+    """A kept privative on N'. Of a person it names a role (former, would-be, alleged, fake)
+    that the second premise's N', true of them now, does not share; of a thing or an event it
+    says what the item itself is (a possible merger that is a deal is a possible deal; an
+    artificial lake that is a reservoir is an artificial reservoir), unless it questions the item (alleged)
+    or an M1 privative may have negated it (a failed temporary truce)."""
+    if kept.attribute in IMITATION and relation == "hypernym" and other.category != "privative":
         return f"{side}.imitation_to_hypernym", 1
-    if kept.attribute in ROLE_ENDING:
-        return negative, 0  # she is a politician (premise 2), so not a former one
-    return None  # a fake surgeon who is a doctor is no fake doctor; a toy gun that is a weapon
+    if person or relation == "co_hyponym":
+        return "m1.privative" if side == "m1" else "m2.not_intersective", 0
+    if kept.attribute in QUESTIONING:
+        return "m1.privative" if side == "m1" else "m2.not_intersective", 0
+    if side == "m2" and other.category == "privative" and kept.attribute not in MATERIAL:
+        return "m2.under_privative", 0
+    if side == "m2" and kept.attribute in AUTHENTICITY:
+        return None  # a sham marriage that is a contract: a sham contract, or a real one?
+    return f"{side}.privative_of_thing", 1
 
 
 def _mpte_m2_intersective(m1: Slot, m2: Slot) -> tuple[str, int] | None:
     """Whether an intersective M2 still holds of the entity under M1."""
     if m1.category != "privative":
         return "m2.intersective", 1
-    if m1.attribute in ROLE_ENDING:
+    if _ends_role(m1):
         return ("m2.outlives_role", 1) if m2.attribute in LASTING else None
     if m1.attribute in IMITATION | AUTHENTICITY and m2.attribute in ORIGIN:
         return "m2.faked_origin", 0  # no watch, or a watch faking Swissness: Swiss either way?
@@ -350,8 +429,10 @@ def _mpte_m2_intersective(m1: Slot, m2: Slot) -> tuple[str, int] | None:
     return None  # an alleged Russian spy; a fictional French detective
 
 
-def epc(m1: Slot, m2: Slot) -> tuple[str, int] | None:
+def epc(m1: Slot, m2: Slot, negated: bool = False) -> tuple[str, int] | None:
     """Is ``Det M1 M2 N E`` less (0), equally (1) or more (2) plausible than ``Det N E``?
+    ``negated``: E denies something of N (*cannot fire*, *is no longer used*); generated events
+    are defining events, stated positively.
 
     A privative over N lowers a defining event; otherwise the attribute-effect table decides.
     Left out: effects the table calls unclear, a privative M1 over an M2 that itself changes the
@@ -359,6 +440,15 @@ def epc(m1: Slot, m2: Slot) -> tuple[str, int] | None:
     toy gun), and modifiers pulling both ways (a loaded broken gun)."""
     if ambiguous_scope(m1, m2) or "unclear" in (m1.effect, m2.effect):
         return None
+    outcome = _epc_positive(m1, m2)
+    if not negated or outcome is None or outcome[1] == 1:
+        return outcome
+    # what a privative makes less likely of an N, it makes its denial more likely; an effect
+    # the table reads off a defining event says nothing sure of a denial
+    return ("privative_negated_event", 2) if outcome[0].startswith("privative") else None
+
+
+def _epc_positive(m1: Slot, m2: Slot) -> tuple[str, int] | None:
     if m1.category == "privative":
         if m2.category != "privative" and m2.effect == "less":
             return None

@@ -102,6 +102,19 @@ def head_noun(phrase: str) -> str:
     return words[-1].lower() if words else ""
 
 
+@functools.cache
+def names_people(noun: str) -> bool:
+    """Whether the first (most frequent) WordNet sense of the phrase's head noun is a person:
+    a surgeon is, a gun is not (though one rare sense of gun is a gunman). Unknown words count
+    as people, whose roles the rules treat with most caution."""
+    senses = wordnet().synsets(head_noun(noun).replace(" ", "_"), "n")
+    if not senses:
+        return True
+    first = senses[0]
+    above = first.closure(lambda x: x.hypernyms() + x.instance_hypernyms())
+    return first.lexname() == "noun.person" or any(a.name() == "person.n.01" for a in above)
+
+
 def noun_relation(noun: str, second: str) -> str:
     """How N' relates to N by WordNet: ``hypernym`` when some sense of N' is N's or one of its
     ancestors, ``co_hyponym`` when both are people otherwise, else ``role`` (another noun true

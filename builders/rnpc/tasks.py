@@ -49,15 +49,15 @@ HYPOTHESES = {
 }
 
 
-def _mpte_candidate_rule(hypothesis: str, m1: Slot, m2: Slot):
+def _mpte_candidate_rule(hypothesis: str, m1: Slot, m2: Slot, person: bool):
     kept, relation = hypothesis.split(":")
-    return mpte_rule(kept, m1, m2, relation)
+    return mpte_rule(kept, m1, m2, relation, person)
 
 
 RULE_FUNCTIONS = {
     "spte": spte_rule,
     "mpte": _mpte_candidate_rule,
-    "epc": lambda hypothesis, m1, m2: epc_rule(m1, m2),
+    "epc": lambda hypothesis, m1, m2, person: epc_rule(m1, m2),
 }
 MAX_ROUNDS = 6
 MAX_DRAWS_PER_ITEM = 32  # bounds the search when a lexicon cannot fill every label
@@ -163,21 +163,25 @@ def label_candidates(
 ) -> Candidates:
     """Every (phrase, hypothesis) the rules label; left-out readings, and MPTE relations the
     phrase's noun has no N' for, are dropped. The rules run once per combination of the two
-    modifiers' (category, kind, effect, attribute)."""
+    modifiers' (category, kind, effect, attribute) and whether the noun names people."""
     m = vocabulary.modifiers
     signatures = list(zip(m["category"], m["kind"], m["effect"], m["attribute"], strict=True))
     names = sorted(set(signatures))
     code = np.array([names.index(s) for s in signatures])
     n = len(names)
-    pair = code[phrases[:, 0]] * n + code[phrases[:, 1]]
+    person = np.asarray(vocabulary.nouns["supersense"])[phrases[:, 2]] == "person"
+    pair = person * n * n + code[phrases[:, 0]] * n + code[phrases[:, 1]]
     combos = np.array(
-        [f"{CATEGORY_CODES[a[0]]}-{CATEGORY_CODES[b[0]]}" for a in names for b in names],
+        [f"{CATEGORY_CODES[a[0]]}-{CATEGORY_CODES[b[0]]}" for a in names for b in names] * 2,
         dtype=object,
     )
     parts = []
     for hypothesis in HYPOTHESES[task]:
         outcomes = [
-            RULE_FUNCTIONS[task](hypothesis, Slot(*a), Slot(*b)) for a in names for b in names
+            RULE_FUNCTIONS[task](hypothesis, Slot(*a), Slot(*b), people)
+            for people in (False, True)
+            for a in names
+            for b in names
         ]
         rules = np.array([o[0] if o else "" for o in outcomes], dtype=object)
         labels = np.array([o[1] if o else -1 for o in outcomes])
