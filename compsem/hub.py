@@ -216,6 +216,19 @@ def _snapshot(repo_id: str, revision: str | None, patterns: list[str] | None, **
         raise _hub_error(error, repo_id) from None
 
 
+def check_pull_folder(local_dir: str | os.PathLike | None) -> None:
+    """``snapshot_download`` into a folder overwrites files of the same names there, so a pull
+    writes only into a new or empty folder: one clear error, before any download, otherwise."""
+    if local_dir is None:
+        return
+    folder = Path(local_dir)
+    if folder.exists() and (not folder.is_dir() or any(folder.iterdir())):
+        raise PublishError(
+            f"--out {folder} already exists and is not empty: a pull writes only into a new or "
+            "empty folder (it would replace files of the same names there); choose a new folder."
+        )
+
+
 def pull(
     name_or_repo: str,
     version: str | None = None,
@@ -227,6 +240,7 @@ def pull(
     folder: all of it, or the card and the named configs. Offline it returns the cached snapshot
     of that tag, or fails clearly if it was never downloaded."""
     repo_id, revision = resolve_repo(name_or_repo), normalise_version(version)
+    check_pull_folder(local_dir)
     kwargs = {"local_dir": local_dir, "cache_dir": cache_dir}
     patterns = None
     if configs:

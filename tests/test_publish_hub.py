@@ -294,6 +294,24 @@ def test_pull_asks_for_the_tag_the_card_and_the_configs(
     assert "has no config(s) ['goood_split_9']" in capsys.readouterr().err
 
 
+def test_pull_writes_only_into_a_new_or_empty_folder(tmp_path, monkeypatch, capsys):
+    def snapshot_download(*args, **kwargs):
+        raise AssertionError("nothing may be downloaded into a user's folder")
+
+    monkeypatch.setattr(huggingface_hub, "snapshot_download", snapshot_download)
+    folder = tmp_path / "thesis"
+    folder.mkdir()
+    (folder / "README.md").write_text("my notes")
+    assert run_cli(["pull", "my-org/plane", "--out", str(folder)]) == 2
+    assert "already exists and is not empty" in capsys.readouterr().err
+    assert (folder / "README.md").read_text() == "my notes"
+    assert [p.name for p in folder.iterdir()] == ["README.md"]
+    notes = tmp_path / "notes.txt"
+    notes.write_text("mine")
+    assert run_cli(["pull", "my-org/plane", "--out", str(notes)]) == 2
+    assert notes.read_text() == "mine"
+
+
 def test_names_and_versions_are_checked():
     assert hub.resolve_repo("plane") == "compsem/plane"
     assert hub.normalise_version("1.0.0") == hub.normalise_version("v1.0.0") == "v1.0.0"
