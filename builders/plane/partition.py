@@ -13,14 +13,18 @@ worth of all sides together, each near its share.
 round computes, with ``numpy.bincount`` over the items, what moving each word to each other side
 would change in the sides' counts, scores every move at once, and applies the best moves
 (halving their number while a batch does not pay, doubling it while it does), until no move
-pays or the round budget is spent. :func:`partition_vocabulary` runs it from several seeded
-deals on pools small enough to afford them and keeps the best.
+pays or the round budget is spent. Single-word moves cannot carry a group of linked words from
+one held-out side to the other, so a three-way search from a random deal stops far below what
+the pool allows; :func:`partition_vocabulary` therefore cuts in two steps (:func:`_bisect`:
+train against the held-out sides together, then the held-out rows into validation and test,
+then a search over all three sides from there), from several seeded starts on pools small
+enough to afford them, and keeps the best.
 """
 
 from __future__ import annotations
 
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import numpy as np
 
@@ -334,6 +338,59 @@ def round_budget(n_rows: int) -> int:
     return int(np.clip(ROW_ROUNDS // max(n_rows, 1), MIN_ROUNDS, MAX_ROUNDS))
 
 
+def _deal_and_search(
+    items: ItemCodes,
+    edges: Hyperedges,
+    shares: tuple[float, ...],
+    rng: np.random.Generator,
+    rounds: int | None = None,
+) -> Partition:
+    """:func:`optimise_sides` (``rounds``, by default :func:`round_budget`) from a random deal of
+    adjectives (per class, by row mass), nouns and hypernyms where those adjectives pull them
+    (:func:`_follow_adjectives`)."""
+    is_adjective = np.zeros(items.n_words, dtype=bool)
+    is_adjective[items.adjective] = True
+    dealt = vocabulary_sides(items, shares, rng)
+    side = _follow_adjectives(items, edges, np.where(is_adjective, dealt, 0), shares, rng)
+    return optimise_sides(edges, side, shares, rounds or round_budget(len(edges.cell)))
+
+
+def _rows(items: ItemCodes, edges: Hyperedges, rows: np.ndarray, restricted) -> tuple:
+    """The items and hyperedges of ``rows`` alone (testable as judged on the whole pool)."""
+    fields = ("adjective", "noun", "hypernym", "adjective_class", "inference_type", "label")
+    part = ItemCodes(*(getattr(items, name)[rows] for name in fields), n_words=items.n_words)
+    return part, replace(
+        edges,
+        words=edges.words[rows],
+        cell=edges.cell[rows],
+        testable=edges.testable[rows],
+        restricted=restricted,
+    )
+
+
+def _bisect(
+    items: ItemCodes, edges: Hyperedges, shares: tuple[float, ...], rng: np.random.Generator
+) -> Partition:
+    """Train against the held-out sides together (a two-way search), then the held-out side's
+    rows cut into validation and test (a two-way search over them alone), then a search over
+    all three sides from there: one three-way search from a random deal keeps far fewer rows,
+    as single-word moves cannot carry a cluster of words from one held-out side to another.
+    The first and last searches each get the pool's whole :func:`round_budget` (half of it each
+    kept a fifth fewer rows on the embedded corpus), so a start costs up to twice what one
+    search does; the middle one, over the held-out rows, that of its own rows."""
+    held = 1 - shares[0]
+    rounds = round_budget(len(edges.cell))
+    two_way = replace(edges, restricted=(edges.restricted[0], True))
+    first = _deal_and_search(items, two_way, (shares[0], held), rng, rounds)
+    on_held = (first.side[np.maximum(edges.words, 0)] == 1) | (edges.words < 0)
+    kept = np.flatnonzero(on_held.all(axis=1) & edges.testable)
+    held_items, held_edges = _rows(items, edges, kept, (True, True))
+    held_shares = tuple(share / held for share in shares[1:])
+    second = _deal_and_search(held_items, held_edges, held_shares, rng)
+    side = np.where(first.side == 1, 1 + second.side, 0)
+    return optimise_sides(edges, side, shares, rounds)
+
+
 def partition_vocabulary(
     items: ItemCodes,
     inference_types: tuple[int, ...],
@@ -345,19 +402,14 @@ def partition_vocabulary(
     """A side per word: train (0), then one held-out side per further entry of ``shares``
     (validation 1, test 2), each at about its share of the balanced rows and, where
     ``restricted``, of the rows whose noun is seen with every class: from each of
-    :func:`start_budget` starts, a random deal of adjectives (per class, by row mass:
-    :func:`~compsem.builders.plane.vocabulary.vocabulary_sides`), nouns and hypernyms where
-    those adjectives pull them (:func:`_follow_adjectives`), then :func:`optimise_sides`; the
-    best-scoring partition wins (the search's local optima differ by a tenth of the rows from
-    one start to the next)."""
+    :func:`start_budget` starts, :func:`_bisect` (three sides) or a search from a random deal
+    (two); the best-scoring partition wins (the search's local optima differ by a tenth of the
+    rows from one start to the next)."""
     edges = hyperedges(items, inference_types, min_label_share, restricted)
-    is_adjective = np.zeros(items.n_words, dtype=bool)
-    is_adjective[items.adjective] = True
+    search = _bisect if len(shares) == 3 else _deal_and_search
     best = None
     for _ in range(start_budget(len(edges.cell))):
-        dealt = vocabulary_sides(items, shares, rng)
-        side = _follow_adjectives(items, edges, np.where(is_adjective, dealt, 0), shares, rng)
-        partition = optimise_sides(edges, side, shares, round_budget(len(edges.cell)))
+        partition = search(items, edges, shares, rng)
         if best is None or partition.score > best.score:
             best = partition
     return best

@@ -51,7 +51,9 @@ CHANGELOG = {
     "scored 0.999 on One-IT validation against 0.50 on test); validation nouns are seen with "
     "every adjective class, as test's. --validation-fraction is now validation's share of the "
     "balanced rows outside test (was: of the train side's rows). The audit promises that the "
-    "probe scores validation like test. Splits are stored in a representative order: each split is "
+    "probe scores validation like test. The three sides are cut in two steps (train against "
+    "validation and test together, then validation against test, then all three refined), as "
+    "single-word moves from a three-way deal kept far fewer rows. Splits are stored in a representative order: each split is "
     "shuffled once, seeded by the build's seed, the config and the split, and stratified by label "
     "and grouping fields, so any prefix (`--limit N`) holds each label and group close to its "
     "share.",
