@@ -17,6 +17,7 @@ from compsem.harness.commands import run_report
 from compsem.harness.device import resolve
 from compsem.harness.reproduce import command_line
 from compsem.harness.results import make_result, write_json, write_result, write_rows
+from compsem.ownership import FILES_MANIFEST
 
 CPU = resolve("cpu")
 CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
@@ -202,6 +203,11 @@ def embed_report() -> dict:
     }
 
 
+def plot_files(page: Path) -> list[Path]:
+    """The plots the page embeds (the folder also holds compsem's list of the files it wrote)."""
+    return sorted((page / "plots").glob("*.svg"))
+
+
 @pytest.fixture(scope="module")
 def page(runs, tmp_path_factory) -> Path:
     out = tmp_path_factory.mktemp("report")
@@ -214,13 +220,13 @@ def test_the_page_and_its_markdown_twin_are_written_with_their_plots(page):
     html = (page / "index.html").read_text()
     for heading in ("## PLANE", "## RNPC", "## SETI", "## BoOQA", "## Montague", "## Runs"):
         assert heading in markdown
-    assert sorted(p.name for p in (page / "plots").iterdir())
+    assert plot_files(page)
     # Lines of different commands sit in one leaderboard: each says which rows it scored.
     assert "| llm | goood_split | rows first 20 | 1 | 20 |" in markdown
     assert "| train | goood_split | rows 40 shuffled | 1 | 40 |" in markdown
-    for name in (p.name for p in (page / "plots").iterdir()):
+    for name in (p.name for p in plot_files(page)):
         assert f"(plots/{name})" in markdown
-    assert html.count('<svg class="plot"') == len(list((page / "plots").iterdir()))
+    assert html.count('<svg class="plot"') == len(plot_files(page))
 
 
 def test_the_page_needs_no_network(page):
@@ -232,7 +238,7 @@ def test_the_page_needs_no_network(page):
 def test_every_run_is_linked_with_its_per_row_file_and_the_command_that_reruns_it(page, runs):
     markdown = (page / "index.md").read_text()
     for result_file in runs.rglob("*.json"):
-        if result_file.name.endswith("-pr-curve.json"):
+        if result_file.name.endswith("-pr-curve.json") or result_file.name == FILES_MANIFEST:
             continue
         link = Path("..") / result_file.relative_to(runs.parent)
         assert f"]({link.as_posix()})" in markdown, result_file
@@ -245,7 +251,7 @@ def test_every_run_is_linked_with_its_per_row_file_and_the_command_that_reruns_i
 
 
 def test_a_command_line_reruns_what_the_result_records(runs):
-    (capped,) = (runs / "plane-capped").glob("*.json")
+    (capped,) = (p for p in (runs / "plane-capped").glob("*.json") if p.name != FILES_MANIFEST)
     line = command_line(json.loads(capped.read_text()), "runs/plane-capped/x.json")
     assert line.startswith("compsem train --dataset exports/plane --config goood_split_1")
     for part in (
@@ -309,7 +315,7 @@ def test_chromium_renders_every_table_row_and_plot_offline(page, runs, tmp_path)
     )
     assert matrices and all(len(t.xpath("./tbody/tr")) == len(CLASSES) for t in matrices)
     plots = dom.xpath("//*[local-name()='svg' and @class='plot']")
-    assert len(plots) == len(list((page / "plots").iterdir()))
+    assert len(plots) == len(plot_files(page))
     assert dom.xpath("//*[local-name()='polygon' and @class='band']")  # the curve's std band
     assert dom.xpath("//*[local-name()='line' and @class='baseline']")  # BoOQA's ξ
     assert len(dom.xpath("//*[local-name()='rect' and @class='cell']")) >= 25  # heatmaps
