@@ -3,8 +3,8 @@
 from pathlib import Path
 
 import pyarrow as pa
-import pyarrow.parquet as pq
 
+from compsem.audit import read_export
 from compsem.grouping import GROUP_FIELDS
 
 PREFIX_ROWS = 100
@@ -30,13 +30,10 @@ def unrepresentative_prefixes(export: Path) -> dict[str, list[str]]:
     """``{config/split: problems}`` for every split of every config of an export folder, each
     read in the order its Parquet shards store it."""
     found = {}
-    for config in sorted(path for path in export.iterdir() if path.is_dir()):
-        splits = {}
-        for shard in sorted(config.glob("*.parquet")):
-            splits.setdefault(shard.name.split("-")[0], []).append(pq.read_table(shard))
-        assert splits, f"{config.name} holds no Parquet shards"
-        for split, tables in splits.items():
-            problems = prefix_drift(pa.concat_tables(tables))
+    for config, splits in read_export(export).items():
+        assert splits, f"{config} holds no splits"
+        for split, table in splits.items():
+            problems = prefix_drift(table)
             if problems:
-                found[f"{config.name}/{split}"] = problems
+                found[f"{config}/{split}"] = problems
     return found

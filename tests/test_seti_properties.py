@@ -10,7 +10,7 @@ from datasets import ClassLabel, load_dataset
 
 import compsem.builders.seti.config as seti
 import compsem.builders.seti.generation as seti_generation
-from compsem.audit import audit_tables
+from compsem.audit import audit_tables, read_export
 from compsem.builders.seti.lexicon import load_sentence_lexicon, relation
 from compsem.builders.seti.sentences import clause_frame
 from compsem.builders.seti.splits import FEW_SHOT_SIZES, SetiSplitError
@@ -348,14 +348,8 @@ def test_every_prefix_of_every_split_is_representative(seti_export):
 
 @pytest.fixture(scope="module")
 def seti_audit(seti_export):
-    tables = {config: read_tables(seti_export, config) for config in ALL_CONFIGS}
+    tables = read_export(seti_export)
     return tables, audit_tables(tables, str(seti_export), "seti", hypothesis_only=False)
-
-
-def read_tables(folder, config: str) -> dict[str, pa.Table]:
-    return {
-        split: pa.Table.from_pandas(frame) for split, frame in read_config(folder, config).items()
-    }
 
 
 def checks_of(report, config: str) -> dict[str, object]:
