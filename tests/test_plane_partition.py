@@ -69,25 +69,44 @@ def random_edges(
     )
 
 
-def kept_counts(edges: Hyperedges, side: np.ndarray) -> np.ndarray:
+def kept_counts(edges: Hyperedges, side: np.ndarray, cues: bool = False) -> np.ndarray:
     """Rows per side and cell, row by row: a row counts on a side when all its words lie there
-    (and, on a restricted side, only if it is testable)."""
-    counts = np.zeros((edges.n_sides, edges.n_cells), dtype=np.int64)
-    for words, cell, testable in zip(edges.words, edges.cell, edges.testable, strict=True):
+    (and, on a restricted side, only if it is testable); with ``cues``, rows are then dropped
+    one pass at a time while their noun or hypernym carries a single label."""
+    counted = []
+    for row, (words, testable) in enumerate(zip(edges.words, edges.testable, strict=True)):
         sides = {int(side[w]) for w in words if w >= 0}
         if len(sides) == 1:
             (s,) = sides
             if testable or not edges.restricted[s]:
-                counts[s, cell] += 1
+                counted.append(row)
+    while cues:
+        labels = {}
+        for row in counted:
+            for role in (1, 2):
+                labels.setdefault((role, edges.words[row, role]), set()).add(edges.cell[row] % 2)
+        keep = [
+            row
+            for row in counted
+            if all(
+                edges.words[row, role] < 0 or len(labels[role, edges.words[row, role]]) == 2
+                for role in (1, 2)
+            )
+        ]
+        cues, counted = len(keep) < len(counted), keep
+    counts = np.zeros((edges.n_sides, edges.n_cells), dtype=np.int64)
+    for row in counted:
+        counts[side[edges.words[row, 0]], edges.cell[row]] += 1
     return counts
 
 
 @pytest.mark.parametrize("n_sides", [2, 3])
 def test_moves_predict_the_counts_after_each_single_move(n_sides):
+    """Exact for the rough search (``cues=False``), which counts rows before cue removal."""
     rng = np.random.default_rng(1)
     edges = random_edges(rng, n_sides=n_sides)
     side = rng.integers(0, n_sides, edges.n_words)
-    counts, loss, gain = _Moves(edges).evaluate(side)
+    counts, loss, gain = _Moves(edges, cues=False).evaluate(side)
     assert (counts == kept_counts(edges, side)).all()
     for word in range(edges.n_words):
         here = side[word]
@@ -102,28 +121,44 @@ def test_moves_predict_the_counts_after_each_single_move(n_sides):
                 assert (after[other] == counts[other]).all()
 
 
+@pytest.mark.parametrize("seed", range(6))
+def test_the_search_counts_the_rows_cue_removal_leaves_on_each_side(seed):
+    """What the cue-aware search counts is what the build keeps before balancing: a row whose
+    noun or hypernym carries a single label on its side is dropped, and so on until none is."""
+    rng = np.random.default_rng(10 + seed)
+    edges = random_edges(rng, n_sides=2 + seed % 2)
+    side = rng.integers(0, edges.n_sides, edges.n_words)
+    counts, _, _ = _Moves(edges).evaluate(side)
+    assert (counts == kept_counts(edges, side, cues=True)).all()
+    assert counts.sum() < kept_counts(edges, side).sum()  # cue removal does drop rows here
+
+
 SHARES = (0.6, 0.2, 0.2)
 
 
+@pytest.mark.parametrize("cues", [False, True])
 @pytest.mark.parametrize("min_label_share", [0.0, 1 / 6])
-def test_local_search_only_improves_and_is_deterministic(min_label_share):
+def test_local_search_only_improves_and_is_deterministic(min_label_share, cues):
     rng = np.random.default_rng(2)
     edges = random_edges(rng, n_rows=3000, n_words=120, min_label_share=min_label_share)
     start = rng.integers(0, 3, edges.n_words)
 
     def score(side):
-        return float(_score(kept_counts(edges, side), 3, SHARES, min_label_share))
+        return float(_score(kept_counts(edges, side, cues), 3, SHARES, min_label_share))
 
-    first = optimise_sides(edges, start, SHARES)
-    second = optimise_sides(edges, start, SHARES)
+    first = optimise_sides(edges, start, SHARES, cues=cues)
+    second = optimise_sides(edges, start, SHARES, cues=cues)
     assert (first.side == second.side).all()
     assert score(first.side) > score(start)
-    assert (first.counts.reshape(3, -1) == kept_counts(edges, first.side)).all()
+    assert first.score == pytest.approx(score(first.side))
+    assert (first.counts.reshape(3, -1) == kept_counts(edges, first.side, cues)).all()
     # What the search scores is what balancing under the floor keeps of each side's rows
     # (balanced_rows is checked against brute force above).
-    kept = kept_counts(edges, first.side).reshape(3, 3, 2)
+    kept = kept_counts(edges, first.side, cues).reshape(3, 3, 2)
     assert (first.balanced == balanced_rows(kept, min_label_share)).all()
     assert (first.balanced > 0).all()  # every side keeps rows: train, validation and test
+    if cues:  # moves are ranked to first order only: the search stops where the best ranked fails
+        return
     # A local optimum: no single move to any other side pays.
     for word in range(edges.n_words):
         for there in set(range(3)) - {first.side[word]}:

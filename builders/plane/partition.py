@@ -4,7 +4,9 @@ Every word (adjective, noun or hypernym) goes to one side: train, validation or 
 kept in a split only if its adjective, noun and hypernym all fall on that split's side (a
 hypergraph partition: each item is a hyperedge over its words), so no word is shared between any
 two splits in any role. What a side is worth is not how many items it keeps but how many survive
-balancing: equal rows per inference type and half of them entailments (:func:`balanced_rows`).
+the build: rows whose noun or hypernym carries a single label on the side are dropped (lexical
+cues, until none is left), then balancing keeps equal rows per inference type and half of them
+entailments (:func:`balanced_rows`).
 Intensional rows are the only negatives of IT1 and IT2, so they bind; the worth of a side is a
 function of its six (inference type, label) counts, and the optimiser moves words to raise the
 worth of all sides together, each near its share.
@@ -18,7 +20,9 @@ one held-out side to the other, so a three-way search from a random deal stops f
 the pool allows; :func:`partition_vocabulary` therefore cuts in two steps (:func:`_bisect`:
 train against the held-out sides together, then the held-out rows into validation and test,
 then a search over all three sides from there), from several seeded starts on pools small
-enough to afford them, and keeps the best.
+enough to afford them, and keeps the best. These searches count rows before cue removal, where
+single-word moves are scored exactly; a last search counts what cue removal leaves, ranking
+moves by their effect to first order and keeping only those the exact count pays for.
 """
 
 from __future__ import annotations
@@ -32,6 +36,7 @@ from compsem.builders.plane.vocabulary import (
     UNASSIGNED,
     ItemCodes,
     balanced_rows,
+    cue_free,
     seen_with_every_class,
     vocabulary_sides,
 )
@@ -48,6 +53,9 @@ MAX_ROUNDS = 400
 # Starts from independent random deals: START_ROWS / rows of them, at most MAX_STARTS.
 START_ROWS = 1_000_000
 MAX_STARTS = 4
+# Single moves tried, best ranked first, before a round of the cue-aware search gives up: its
+# ranking sees cue removal to first order only, so the best ranked move may not pay.
+PATIENCE = 8
 
 
 @dataclass(frozen=True)
@@ -119,8 +127,8 @@ def _score(
 class _Moves:
     """Per-word effects of moving each word to another side, from the items' current sides."""
 
-    def __init__(self, edges: Hyperedges):
-        self.edges = edges
+    def __init__(self, edges: Hyperedges, cues: bool = True):
+        self.edges, self.cues = edges, cues
         self.adjective, self.noun = edges.words[:, 0].copy(), edges.words[:, 1].copy()
         self.has_hypernym = edges.words[:, 2] >= 0
         self.hypernym = np.where(self.has_hypernym, edges.words[:, 2], 0)
@@ -128,6 +136,8 @@ class _Moves:
         self.nowhere = edges.n_cells
         self.held_out_cell = np.where(edges.testable, edges.cell, self.nowhere)
         self.restricted = np.array(edges.restricted)
+        self.label = edges.cell % 2
+        self.cue_hypernym = edges.words[:, 2]
 
     def _cell_on(self, side: int) -> np.ndarray:
         return self.held_out_cell if self.edges.restricted[side] else self.edges.cell
@@ -135,19 +145,17 @@ class _Moves:
     def evaluate(self, side: np.ndarray):
         """Kept counts per side (sides, cells), per word the cells it would take from its side
         (``loss``, words × cells) if it alone moved, and per side the cells it would give that
-        side (``gain``, sides × words × cells; nothing for its own side)."""
+        side (``gain``, sides × words × cells; nothing for its own side).
+
+        A row counts as the build keeps it: all its words on one side, testable there if the
+        side is restricted, and left once rows are dropped until no noun or hypernym carries a
+        single label (:func:`~compsem.builders.plane.vocabulary.cue_free`, what the build does
+        before balancing). ``loss`` and ``gain`` see that only to first order: a row joining a
+        side counts if its noun and hypernym would carry both labels there."""
         edges, width = self.edges, self.edges.n_cells + 1
         side = side.astype(np.int8)  # a narrow type: every comparison below is over all rows
-        adjective, noun = side[self.adjective], side[self.noun]
-        hypernym = np.where(self.has_hypernym, side[self.hypernym], -1)
-        no_hypernym = ~self.has_hypernym
-        kept = (adjective == noun) & ((hypernym == adjective) | no_hypernym)
-        restricted = self.restricted[adjective]
-        cell = np.where(kept, np.where(restricted, self.held_out_cell, edges.cell), width - 1)
-        counts = np.bincount(
-            np.where(kept, adjective, 0).astype(np.int64) * width + cell,
-            minlength=edges.n_sides * width,
-        ).reshape(edges.n_sides, width)[:, :-1]
+        adjective, noun, hypernym, eligible, counting, cell = self._kept(side)
+        counts = self._counts(adjective, counting, cell)
         loss = np.zeros(edges.n_words * width, dtype=np.int64)
         gain = np.zeros((edges.n_sides, edges.n_words * width), dtype=np.int64)
 
@@ -155,25 +163,86 @@ class _Moves:
             rows = np.flatnonzero(rows)
             total += np.bincount(words[rows] * width + cells[rows], minlength=len(total))
 
-        # A kept row is lost to its side if any of its words leaves.
+        # A counted row is lost to its side if any of its words leaves.
         for words, rows in (
-            (self.adjective, kept),
-            (self.noun, kept),
-            (self.hypernym, kept & self.has_hypernym),
+            (self.adjective, counting),
+            (self.noun, counting),
+            (self.hypernym, counting & self.has_hypernym),
         ):
             add(loss, words, cell, rows)
+        # Which labels each noun and hypernym carries among the rows its side keeps.
+        other_label = self._other_label_seen(eligible)
+        if not self.cues:
+            other_label[:] = True
         for target in range(edges.n_sides):
             # Rows whose other words all lie on the target side are kept there if one moves.
             on_adjective, on_noun = adjective == target, noun == target
             on_hypernym = hypernym == target
-            hypernym_fits = on_hypernym | no_hypernym
+            hypernym_fits = on_hypernym | ~self.has_hypernym
             cells = self._cell_on(target)
-            add(gain[target], self.adjective, cells, on_noun & hypernym_fits & ~on_adjective)
-            add(gain[target], self.noun, cells, on_adjective & hypernym_fits & ~on_noun)
-            joining = on_adjective & on_noun & self.has_hypernym & ~on_hypernym
-            add(gain[target], self.hypernym, cells, joining)
+            fits = cells < self.nowhere
+            joining = fits & on_noun & hypernym_fits & ~on_adjective
+            add(gain[target], self.adjective, cells, joining & other_label.all(axis=0))
+            joining = fits & on_adjective & hypernym_fits & ~on_noun
+            add(gain[target], self.noun, cells, self._both_labels(joining, 0, other_label))
+            joining = fits & on_adjective & on_noun & self.has_hypernym & ~on_hypernym
+            add(gain[target], self.hypernym, cells, self._both_labels(joining, 1, other_label))
         shape = (edges.n_words, width)
         return counts, loss.reshape(shape)[:, :-1], gain.reshape(edges.n_sides, *shape)[..., :-1]
+
+    def _kept(self, side: np.ndarray) -> tuple:
+        """Per row: the sides of its adjective, noun and hypernym (-1: none), whether a side
+        keeps it (``eligible``) and counts it (``counting``: eligible and no cue), and the cell
+        it counts in (:attr:`nowhere` where it does not)."""
+        adjective, noun = side[self.adjective], side[self.noun]
+        hypernym = np.where(self.has_hypernym, side[self.hypernym], -1)
+        kept = (adjective == noun) & ((hypernym == adjective) | ~self.has_hypernym)
+        restricted = self.restricted[adjective]
+        cell = np.where(
+            kept, np.where(restricted, self.held_out_cell, self.edges.cell), self.nowhere
+        )
+        eligible = cell < self.nowhere
+        counting = eligible
+        if self.cues:
+            counting = cue_free(
+                self.noun, self.cue_hypernym, self.label, eligible, self.edges.n_words
+            )
+        return adjective, noun, hypernym, eligible, counting, np.where(counting, cell, self.nowhere)
+
+    def _counts(self, adjective: np.ndarray, counting: np.ndarray, cell: np.ndarray):
+        width = self.edges.n_cells + 1
+        return np.bincount(
+            np.where(counting, adjective, 0).astype(np.int64) * width + cell,
+            minlength=self.edges.n_sides * width,
+        ).reshape(self.edges.n_sides, width)[:, :-1]
+
+    def counts(self, side: np.ndarray) -> np.ndarray:
+        """Counted rows per side and cell (sides, cells): :meth:`evaluate`'s first part."""
+        adjective, _, _, _, counting, cell = self._kept(side.astype(np.int8))
+        return self._counts(adjective, counting, cell)
+
+    def _other_label_seen(self, rows: np.ndarray) -> np.ndarray:
+        """Per row, whether its noun (first) and its hypernym (second; true where it has
+        none) occur in ``rows`` with the other label than the row's."""
+        seen = []
+        for role in (self.noun, self.cue_hypernym):
+            present = rows & (role >= 0)
+            has = np.zeros((2, self.edges.n_words + 1), dtype=bool)  # index -1: no word
+            has[self.label[present], role[present]] = True
+            has[:, -1] = True
+            seen.append(has[1 - self.label, role])
+        return np.stack(seen)
+
+    def _both_labels(self, joining: np.ndarray, role: int, other_label: np.ndarray):
+        """The ``joining`` rows that keep their other word's label pair, and whose moving word
+        (the noun if ``role`` is 0, the hypernym if 1) joins with rows of both labels."""
+        rows = joining & other_label[1 - role]
+        if not self.cues:
+            return rows
+        words = (self.noun, self.hypernym)[role]
+        total = np.bincount(words[rows], minlength=self.edges.n_words)
+        positive = np.bincount(words[rows], weights=self.label[rows], minlength=self.edges.n_words)
+        return rows & ((positive > 0) & (positive < total))[words]
 
 
 def _best_moves(edges: Hyperedges, side, counts, loss, gain, shares) -> tuple:
@@ -201,37 +270,41 @@ def optimise_sides(
     side: np.ndarray,
     shares: tuple[float, ...],
     max_rounds: int = MAX_ROUNDS,
+    cues: bool = True,
 ) -> Partition:
     """Improve the partition ``side`` (a side per word, sides' aimed shares of the balanced rows
     ``shares``) by local search: each round moves the words whose move raises :func:`_score`
     most, each to its best other side."""
     start = time.perf_counter()
-    moves = _Moves(edges)
+    moves = _Moves(edges, cues)
     side = side.copy()
     batch, rounds = 1, 0
+    floor = edges.min_label_share
     counts, loss, gain = moves.evaluate(side)
-    current = float(_score(counts, edges.n_types, shares, edges.min_label_share))
+    current = float(_score(counts, edges.n_types, shares, floor))
     while rounds < max_rounds:
         rounds += 1
         target, delta = _best_moves(edges, side, counts, loss, gain, shares)
         candidates = np.flatnonzero(delta > 1e-9)
-        if len(candidates) == 0:
-            break
         best = candidates[np.argsort(-delta[candidates], kind="stable")]
-        while True:
+        paid, tries = False, 0
+        while len(best) and tries < PATIENCE:
             chosen = best[:batch]
             before = side[chosen]
             side[chosen] = target[chosen]
-            trial, trial_loss, trial_gain = moves.evaluate(side)
-            score = float(_score(trial, edges.n_types, shares, edges.min_label_share))
-            if score > current + 1e-9 or len(chosen) == 1:
+            score = float(_score(moves.counts(side), edges.n_types, shares, floor))
+            if score > current + 1e-9:
+                paid = True
                 break
             side[chosen] = before
-            batch = max(1, batch // 2)
-        if score <= current + 1e-9:  # the single best move does not pay after all
-            side[chosen] = before
+            if len(chosen) > 1:
+                batch = max(1, batch // 2)
+            else:  # ranked to first order only, a single move may not pay where the next does
+                best, tries = best[1:], tries + 1
+        if not paid:
             break
-        counts, loss, gain, current = trial, trial_loss, trial_gain, score
+        counts, loss, gain = moves.evaluate(side)
+        current = score
         if len(chosen) == batch:
             batch *= 2
     counts = counts.reshape(edges.n_sides, edges.n_types, 2)
@@ -352,7 +425,7 @@ def _deal_and_search(
     is_adjective[items.adjective] = True
     dealt = vocabulary_sides(items, shares, rng)
     side = _follow_adjectives(items, edges, np.where(is_adjective, dealt, 0), shares, rng)
-    return optimise_sides(edges, side, shares, rounds or round_budget(len(edges.cell)))
+    return optimise_sides(edges, side, shares, rounds or round_budget(len(edges.cell)), cues=False)
 
 
 def _rows(items: ItemCodes, edges: Hyperedges, rows: np.ndarray, restricted) -> tuple:
@@ -376,8 +449,9 @@ def _bisect(
     all three sides from there: one three-way search from a random deal keeps far fewer rows,
     as single-word moves cannot carry a cluster of words from one held-out side to another.
     The first and last searches each get the pool's whole :func:`round_budget` (half of it each
-    kept a fifth fewer rows on the embedded corpus), so a start costs up to twice what one
-    search does; the middle one, over the held-out rows, that of its own rows."""
+    kept a fifth fewer rows on the embedded corpus); the middle one, over the held-out rows,
+    that of its own rows. With :func:`partition_vocabulary`'s refinement after cue removal, a
+    start costs up to three times what one search does."""
     held = 1 - shares[0]
     rounds = round_budget(len(edges.cell))
     two_way = replace(edges, restricted=(edges.restricted[0], True))
@@ -388,7 +462,7 @@ def _bisect(
     held_shares = tuple(share / held for share in shares[1:])
     second = _deal_and_search(held_items, held_edges, held_shares, rng)
     side = np.where(first.side == 1, 1 + second.side, 0)
-    return optimise_sides(edges, side, shares, rounds)
+    return optimise_sides(edges, side, shares, rounds, cues=False)
 
 
 def partition_vocabulary(
@@ -403,13 +477,14 @@ def partition_vocabulary(
     (validation 1, test 2), each at about its share of the balanced rows and, where
     ``restricted``, of the rows whose noun is seen with every class: from each of
     :func:`start_budget` starts, :func:`_bisect` (three sides) or a search from a random deal
-    (two); the best-scoring partition wins (the search's local optima differ by a tenth of the
-    rows from one start to the next)."""
+    (two), each counting rows before cue removal and refined by a search counting what cue
+    removal leaves; the best-scoring partition wins (the search's local optima differ by up to
+    a sixth of the rows from one start to the next)."""
     edges = hyperedges(items, inference_types, min_label_share, restricted)
     search = _bisect if len(shares) == 3 else _deal_and_search
-    best = None
+    rounds, best = round_budget(len(edges.cell)), None
     for _ in range(start_budget(len(edges.cell))):
-        partition = search(items, edges, shares, rng)
+        partition = optimise_sides(edges, search(items, edges, shares, rng).side, shares, rounds)
         if best is None or partition.score > best.score:
             best = partition
     return best

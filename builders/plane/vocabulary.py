@@ -160,20 +160,31 @@ def atoms_seen_in(items: ItemCodes, rows: np.ndarray, reference: np.ndarray) -> 
     return rows[keep]
 
 
-def _cue_free(items: ItemCodes, rows: np.ndarray) -> np.ndarray:
-    """Drop rows until no noun or hypernym carries a single label (a lexical cue)."""
+def cue_free(
+    nouns: np.ndarray, hypernyms: np.ndarray, labels: np.ndarray, keep: np.ndarray, n_words: int
+) -> np.ndarray:
+    """Of the rows where ``keep``, those left once rows are dropped until no noun or hypernym
+    (-1: none) carries a single label among them (a lexical cue), as a mask over all rows."""
+    keep = keep.copy()
     while True:
-        bad = np.zeros(len(rows), dtype=bool)
-        label = items.label[rows]
-        for role in (items.noun[rows], items.hypernym[rows]):
-            present = role >= 0
-            total = np.bincount(role[present], minlength=items.n_words)
-            positive = np.bincount(role[present], weights=label[present], minlength=items.n_words)
+        bad = np.zeros(len(keep), dtype=bool)
+        for role in (nouns, hypernyms):
+            present = keep & (role >= 0)
+            words, label = role[present], labels[present]
+            total = np.bincount(words, minlength=n_words)
+            positive = np.bincount(words, weights=label, minlength=n_words)
             one_label = (positive == 0) | (positive == total)
             bad |= present & one_label[np.maximum(role, 0)]
         if not bad.any():
-            return rows
-        rows = rows[~bad]
+            return keep
+        keep &= ~bad
+
+
+def _cue_free(items: ItemCodes, rows: np.ndarray) -> np.ndarray:
+    """Drop rows until no noun or hypernym carries a single label (a lexical cue)."""
+    every = np.ones(len(rows), dtype=bool)
+    noun, hypernym, label = items.noun[rows], items.hypernym[rows], items.label[rows]
+    return rows[cue_free(noun, hypernym, label, every, items.n_words)]
 
 
 def _occurrence(values: np.ndarray) -> np.ndarray:
@@ -317,6 +328,64 @@ def _quota_sample(
     return np.sort(_pick(items, cells, rng))
 
 
+def _swap_in_partners(
+    items: ItemCodes, sample: np.ndarray, rows: np.ndarray, rng: np.random.Generator
+) -> np.ndarray:
+    """``sample`` (a balanced subsample of ``rows``) with rows swapped so that fewer nouns and
+    hypernyms carry a single label in it: for each such word, a row of ``rows`` holding it with
+    the label it lacks takes the place of a sampled row of the same (inference type, label)
+    cell that no word needs (its noun and hypernym keep that label without it). Cell counts,
+    hence the balance, stay as they are; without this, the cue removal after sampling drops
+    every row of such a word, and the next round's quotas shrink with it (on the embedded
+    corpus's GOoD train, a sixth of the rows: the scarce intensional negatives of nouns whose
+    positives were not sampled)."""
+    roles = (items.noun, items.hypernym)
+    cell = items.inference_type.astype(np.int64) * 2 + items.label
+    count = np.zeros((2, 2, items.n_words + 1), dtype=np.int64)  # role, label, word (-1: none)
+    for index, role in enumerate(roles):
+        np.add.at(count[index], (items.label[sample], role[sample]), 1)
+    chosen, spare = set(sample.tolist()), np.setdiff1d(rows, sample)
+    # Each cell's sampled rows in random order, scanned once: a row found needed stays.
+    members = {c: rng.permutation(sample[cell[sample] == c]).tolist() for c in np.unique(cell)}
+    scanned = dict.fromkeys(members, 0)
+
+    def needless(row: int, label: int) -> bool:
+        return all(role[row] < 0 or count[k, label, role[row]] >= 2 for k, role in enumerate(roles))
+
+    def swap_out(row: int, label: int) -> int | None:
+        """A needless row of ``row``'s cell, replaced there by ``row``."""
+        c, rows_of_cell = int(cell[row]), members[int(cell[row])]
+        while scanned[c] < len(rows_of_cell):
+            position, scanned[c] = scanned[c], scanned[c] + 1
+            if needless(rows_of_cell[position], label):
+                out, rows_of_cell[position] = rows_of_cell[position], row
+                return out
+        return None
+
+    for index, role in enumerate(roles):
+        by_word = spare[np.argsort(role[spare], kind="stable")]
+        words = role[by_word]
+        for word in rng.permutation(np.flatnonzero((count[index] > 0).sum(axis=0)[:-1] == 1)):
+            lacking = int(count[index, 1, word] == 0)  # the label the word lacks
+            if count[index, lacking, word]:  # given by an earlier swap
+                continue
+            low, high = np.searchsorted(words, (word, word + 1))
+            options = by_word[low:high]
+            for row in rng.permutation(options[items.label[options] == lacking]).tolist():
+                partner = roles[1 - index][row]
+                if row in chosen or (partner >= 0 and not count[1 - index, 1 - lacking, partner]):
+                    continue  # the row would leave its other word with a single label
+                out = swap_out(row, lacking)
+                if out is None:
+                    break
+                chosen.symmetric_difference_update((out, row))
+                for k, r in enumerate(roles):
+                    count[k, lacking, r[out]] -= 1
+                    count[k, lacking, r[row]] += 1
+                break
+    return np.sort(np.fromiter(chosen, dtype=np.int64, count=len(chosen)))
+
+
 def balance(
     items: ItemCodes,
     rows: np.ndarray,
@@ -326,11 +395,13 @@ def balance(
 ) -> np.ndarray:
     """Subsample ``rows`` until labels are balanced (each at least ``min_label_share`` of each
     inference type), inference types are in equal shares and no noun or hypernym is a lexical
-    cue. Each round only removes rows, so the loop ends."""
+    cue (:func:`_swap_in_partners` first rescues what it can). Each round only removes rows,
+    so the loop ends."""
     rows = _cue_free(items, np.sort(rows))
     while True:
-        rows = _quota_sample(items, rows, inference_types, rng, min_label_share)
-        kept = _cue_free(items, rows)
-        if len(kept) == len(rows):
-            return rows
+        sample = _quota_sample(items, rows, inference_types, rng, min_label_share)
+        sample = _swap_in_partners(items, sample, rows, rng)
+        kept = _cue_free(items, sample)
+        if len(kept) == len(sample):
+            return sample
         rows = kept
