@@ -49,7 +49,7 @@ def transfer(
     runs = []
     for seed in seeds:
         classifier, timing = tuning.train(tuning.model, train, seed)
-        scores, _ = tuning.evaluate(classifier)
+        scores, _, _ = tuning.evaluate(classifier)  # scores, timing, per-row outputs
         runs.append(
             {"seed": seed, "accuracy": scores["accuracy"], "train_seconds": timing["seconds"]}
         )
