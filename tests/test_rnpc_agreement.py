@@ -220,6 +220,17 @@ def test_epc_compares_only_the_modifier_event_one_lacks(slots):
     assert (bare["hypothesis"], bare["rule"], bare["label"]) == ("n", "privative_m2", 0)
     both = label_row("epc", row | {"event1": "A red toy gun is sold."}, slots)
     assert (both["hypothesis"], both["label"]) == ("both_held", None)
+    # M2 added under a privative M1 that event 1 holds: a scope question, left out
+    under = {
+        "modifier1": "fake",
+        "modifier2": "red",
+        "m1_category": "privative",
+        "m2_category": "intersective",
+        "event1": "A fake gun fires bullets.",
+        "event2": "A fake red gun fires bullets.",
+    }
+    reading = label_row("epc", under, slots)
+    assert (reading["hypothesis"], reading["label"]) == ("m1", None)
 
 
 def test_names_people_reads_the_first_wordnet_sense():

@@ -110,6 +110,13 @@ def _epc_comparison(row: dict) -> str:
     return "both_held" if len(held) == 2 else held[0] if held else "n"
 
 
+def _epc_readable(comparison: str, m1: Slot) -> bool:
+    """Whether the rules can read what event 2 adds: not when it adds nothing, nor when it adds
+    M2 under a privative M1 that event 1 holds (a former alleged thief against a former thief:
+    whether *former* ends the thieving or the allegation is the scope question of §7)."""
+    return comparison != "both_held" and not (comparison == "m1" and m1.category == "privative")
+
+
 def negated(event: str) -> bool:
     """Whether an event sentence denies its predicate (not, never, no, cannot, -n't)."""
     return bool(_NEGATION.search(event.lower()))
@@ -129,7 +136,7 @@ def label_row(task: str, row: dict, slots: dict) -> dict:
     m2 = slot(row["modifier2"], row["m2_category"], slots)
     kind = hypothesis_type(task, row) if task != "epc" else _epc_comparison(row)
     relation, outcome = None, None
-    if task == "epc" and kind != "both_held":
+    if task == "epc" and _epc_readable(kind, m1):
         # a modifier event 1 already holds is in both events: only the added one can move E
         m1, m2 = (_HELD if kind == held else slot_ for held, slot_ in (("m1", m1), ("m2", m2)))
         outcome = epc(m1, m2, negated(row["event2"]))
