@@ -9,7 +9,9 @@ issue-25 targets: mean accuracy over the seeds ≥ 0.85 (SPTE), ≥ 0.70 (MPTE),
 The export is built into a temporary folder unless ``--export DIR`` names one that holds the
 challenge and original configs (``compsem build rnpc --original-release RELEASE --out DIR``).
 CPU-heavy: nine short fine-tunes at the defaults. The JSON is rewritten after every seed
-(``complete``: false until the last), so a run stopped early leaves what it finished.
+(``complete``: false until the last), so a run stopped early leaves what it finished. On a
+shared, loaded CPU host run it with ``OMP_NUM_THREADS=1`` (one process per task with
+``--tasks``): on 2 cores at load ~10, ten steps took 36 s with one thread and 292 s with two.
 
 Usage: python perf/rnpc_transfer.py --original-release RELEASE [--export DIR] [--train-rows 2000]
                                     [--epochs 2] [--seeds 0 1 2] [--tasks spte mpte epc]

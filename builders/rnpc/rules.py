@@ -432,7 +432,7 @@ def _mpte_m2_intersective(m1: Slot, m2: Slot) -> tuple[str, int] | None:
 def epc(m1: Slot, m2: Slot, negated: bool = False) -> tuple[str, int] | None:
     """Is ``Det M1 M2 N E`` less (0), equally (1) or more (2) plausible than ``Det N E``?
     ``negated``: E denies something of N (*cannot fire*, *is no longer used*): with a privative
-    the denial is more plausible; generated events are defining events, stated positively.
+    the denial is more plausible. Generated events are defining events, stated or denied.
 
     A privative over N lowers a defining event; otherwise the attribute-effect table decides.
     Left out: effects the table calls unclear, a privative M1 over an M2 that itself changes the
