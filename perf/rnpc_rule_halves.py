@@ -6,6 +6,9 @@ are reported per half, overall and per rule. A rule fitted to one half's phrases
 less on the other; rules keyed on modifier classes and structure should agree about as well on
 both.
 
+The curve adds rules one at a time, ordered by their agreement on one half, and reports the
+other half's cumulative coverage and agreement: what agreement each coverage costs.
+
 As a reference, a cell table *fitted* on half A (the majority human label of each (combo,
 hypothesis type, rule) cell the rules label, where that majority is at least ``--purity``)
 is measured on half B and the other way round: how far per-cell fitting carries over.
@@ -68,6 +71,28 @@ def fitted_transfer(task: str, fit: list[dict], test: list[dict], slots: dict, p
     }
 
 
+def curve(fit: dict, test: dict) -> list[dict]:
+    """Agreement against coverage on ``test`` as rules are added in order of their agreement
+    on ``fit`` (the other half, so the order is not fitted to the rows it is scored on)."""
+    rules = [rule for rule, cell in fit["by_rule"].items() if cell["agreement"] is not None]
+    rules.sort(key=lambda rule: -fit["by_rule"][rule]["agreement"])
+    points, labelled, agreed = [], 0, 0
+    for rule in rules:
+        cell = test["by_rule"].get(rule)
+        if cell is None:
+            continue
+        labelled += cell["labelled"]
+        agreed += cell["agreed"]
+        points.append(
+            {
+                "add": rule,
+                "coverage": round(labelled / test["rows"], 4),
+                "agreement": round(agreed / labelled, 4) if labelled else None,
+            }
+        )
+    return points
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--original-release", required=True)
@@ -91,6 +116,10 @@ def main() -> None:
                 rule: {name: _brief(reports[name]["by_rule"][rule]) for name in "AB"}
                 for rule in whole["by_rule"]
                 if all(rule in reports[name]["by_rule"] for name in "AB")
+            },
+            "curve": {
+                "A_to_B": curve(reports["A"], reports["B"]),
+                "B_to_A": curve(reports["B"], reports["A"]),
             },
             "fitted_cells": {
                 "A_to_B": fitted_transfer(task, halves["A"], halves["B"], slots, args.purity),

@@ -9,10 +9,13 @@ issue-25 targets: mean accuracy over the seeds ≥ 0.85 (SPTE), ≥ 0.70 (MPTE),
 The export is built into a temporary folder unless ``--export DIR`` names one that holds the
 challenge and original configs (``compsem build rnpc --original-release RELEASE --out DIR``).
 CPU-heavy: nine short fine-tunes at the defaults. The JSON is rewritten after every seed
-(``complete``: false until the last), so a run stopped early leaves what it finished.
+(``complete``: false until the last), so a run stopped early leaves what it finished. On a
+shared, loaded CPU host run it with ``OMP_NUM_THREADS=1`` (one process per task with
+``--tasks``): on 2 cores at load ~10, ten steps took 36 s with one thread and 292 s with two.
 
 Usage: python perf/rnpc_transfer.py --original-release RELEASE [--export DIR] [--train-rows 2000]
-                                    [--epochs 2] [--seeds 0 1 2] [--tasks spte mpte epc]
+                                    [--epochs 2] [--learning-rate LR] [--seeds 0 1 2]
+                                    [--tasks spte mpte epc]
                                     [--out perf/results/rnpc_transfer.json]
 """
 
@@ -36,11 +39,20 @@ SAMPLE_SEED = 0  # which generated rows train every seed: the seeds vary the fin
 
 
 def transfer(
-    folder: str, task: str, train_rows: int, epochs: float, seeds: list[int], written
+    folder: str,
+    task: str,
+    train_rows: int,
+    epochs: float,
+    seeds: list[int],
+    written,
+    learning_rate: float | None = None,
 ) -> dict:
     """Fine-tune on generated rows of ``task`` once per seed; accuracy on the human rows.
-    ``written(summary)`` is called after every seed, so a long run leaves what it finished."""
-    tuning = FineTuning.prepare(folder, f"original_{task}", epochs=epochs, progress=False)
+    ``written(summary)`` is called after every seed, so a long run leaves what it finished.
+    ``learning_rate``: None for the preset's (RNPC's 1e-5)."""
+    tuning = FineTuning.prepare(
+        folder, f"original_{task}", epochs=epochs, learning_rate=learning_rate, progress=False
+    )
     generated = load_benchmark(folder, f"{task}_challenge").split("test")
     if len(generated) < train_rows:
         raise SystemExit(f"{task}_challenge has {len(generated)} rows, fewer than {train_rows}")
@@ -49,7 +61,7 @@ def transfer(
     runs = []
     for seed in seeds:
         classifier, timing = tuning.train(tuning.model, train, seed)
-        scores, _ = tuning.evaluate(classifier)
+        scores, _, _ = tuning.evaluate(classifier)  # scores, timing, per-row outputs
         runs.append(
             {"seed": seed, "accuracy": scores["accuracy"], "train_seconds": timing["seconds"]}
         )
@@ -79,6 +91,7 @@ def main() -> None:
     parser.add_argument("--export", help="an RNPC export with the challenge and original configs")
     parser.add_argument("--train-rows", type=int, default=2000)
     parser.add_argument("--epochs", type=float, default=2.0)
+    parser.add_argument("--learning-rate", type=float, help="default: the RNPC preset's")
     parser.add_argument("--seeds", type=int, nargs="+", default=[0, 1, 2])
     parser.add_argument("--tasks", nargs="+", default=list(TARGETS), choices=list(TARGETS))
     parser.add_argument("--out", type=Path, default=Path("perf/results/rnpc_transfer.json"))
@@ -102,7 +115,9 @@ def main() -> None:
             export_benchmark("rnpc", folder, names, original_release=args.original_release)
         for task in args.tasks:
             record = functools.partial(written, task)
-            transfer(folder, task, args.train_rows, args.epochs, args.seeds, record)
+            transfer(
+                folder, task, args.train_rows, args.epochs, args.seeds, record, args.learning_rate
+            )
     results["complete"] = True
     written(args.tasks[-1], results["tasks"][args.tasks[-1]])
     print(json.dumps(results, indent=2))

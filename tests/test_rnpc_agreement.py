@@ -107,7 +107,7 @@ def test_agreement_is_reported_per_task_combo_and_hypothesis(release):
     assert spte["agreement"] == round(7 / 8, 4) and spte["coverage"] == 1.0
     assert (mpte["rows"], mpte["labelled"], mpte["agreed"]) == (7, 7, 7)
     assert (epc["rows"], epc["labelled"], epc["agreed"]) == (3, 2, 2)
-    assert epc["by_hypothesis"]["event2"]["rows"] == 3
+    assert epc["by_hypothesis"]["n"]["rows"] == 3  # event 1 holds neither modifier
     overall = rule_agreement(release)["overall"]
     assert (overall["rows"], overall["labelled"], overall["agreed"]) == (18, 17, 16)
     assert spte["by_hypothesis"]["n"] == {
@@ -183,6 +183,54 @@ def test_a_denied_event_turns_a_privative_round(slots):
     assert (
         label_row("epc", row | {"event2": "A fake black gun fires bullets."}, slots)["label"] == 0
     )
+
+
+def test_a_denial_with_a_privative_is_more_plausible_whatever_the_other_modifier(slots):
+    """Issue 25: the other modifier's effect (big: unclear) no longer hides the denial."""
+    row = {
+        "modifier1": "fake",
+        "modifier2": "big",
+        "m1_category": "privative",
+        "m2_category": "subsective",
+        "event1": "A gun cannot fire bullets.",
+        "event2": "A fake big gun cannot fire bullets.",
+    }
+    assert (label_row("epc", row, slots)["rule"], label_row("epc", row, slots)["label"]) == (
+        "privative_negated_event",
+        2,
+    )
+    positive = row | {"event1": "A gun fires bullets.", "event2": "A fake big gun fires bullets."}
+    assert label_row("epc", positive, slots)["label"] is None  # big's effect is unclear
+
+
+def test_epc_compares_only_the_modifier_event_one_lacks(slots):
+    """Event 1 holding M2 (a toy gun) leaves M1 (red) the only change: equally plausible, not
+    the privative M2's 'less'; an event 1 holding both leaves nothing for the rules to read."""
+    row = {
+        "modifier1": "red",
+        "modifier2": "toy",
+        "m1_category": "intersective",
+        "m2_category": "privative",
+        "event1": "A toy gun fires bullets.",
+        "event2": "A red toy gun fires bullets.",
+    }
+    reading = label_row("epc", row, slots)
+    assert (reading["hypothesis"], reading["rule"], reading["label"]) == ("m2", "effect_equal", 1)
+    bare = label_row("epc", row | {"event1": "A gun fires bullets."}, slots)
+    assert (bare["hypothesis"], bare["rule"], bare["label"]) == ("n", "privative_m2", 0)
+    both = label_row("epc", row | {"event1": "A red toy gun is sold."}, slots)
+    assert (both["hypothesis"], both["label"]) == ("both_held", None)
+    # M2 added under a privative M1 that event 1 holds: a scope question, left out
+    under = {
+        "modifier1": "fake",
+        "modifier2": "red",
+        "m1_category": "privative",
+        "m2_category": "intersective",
+        "event1": "A fake gun fires bullets.",
+        "event2": "A fake red gun fires bullets.",
+    }
+    reading = label_row("epc", under, slots)
+    assert (reading["hypothesis"], reading["label"]) == ("m1", None)
 
 
 def test_names_people_reads_the_first_wordnet_sense():

@@ -4,8 +4,9 @@ Each row of the release's SPTE, MPTE and EPC files is labelled by :mod:`compsem.
 from what the row itself says: the categories of M1 and M2 from its ``combo``, their kind,
 attribute and event effect from the modifier lexicon (the release's own ``int.csv``, ``sub.csv``
 and ``pri.csv`` when the folder has them, else the shipped one), which hypothesis it is (read
-off the hypothesis: SPTE's N / M2 N / M1 N, MPTE's kept modifier) and, for MPTE, how the second
-premise's noun N' relates to N by WordNet (:func:`~compsem.builders.rnpc.second_nouns.noun_relation`).
+off the hypothesis: SPTE's N / M2 N / M1 N, MPTE's kept modifier, EPC's modifier that event 1
+already holds) and, for MPTE, how the second premise's noun N' relates to N by WordNet
+(:func:`~compsem.builders.rnpc.second_nouns.noun_relation`).
 A row whose reading the rules leave out (ambiguous scope, an unclear event effect) counts as
 unlabelled. The report gives agreement with the human labels per task, combo and hypothesis
 type, so researchers who hold RNPC see exactly where the rules and people part.
@@ -28,6 +29,8 @@ TASKS = ("spte", "mpte", "epc")
 _NEGATION = re.compile(r"\b(?:not|never|no|cannot|nobody|nothing|none)\b|n't\b")
 # RNPC's attribute names where compsem's rules name the same thing otherwise
 _RNPC_ATTRIBUTES = {"color": "colour", "origin": "provenance", "possibility": "modality"}
+# a modifier both EPC events hold: it bears on neither side of the comparison
+_HELD = Slot("intersective", effect="equal")
 
 
 def release_lexicon(folder: str | Path) -> ModifierLexicon:
@@ -99,6 +102,21 @@ def hypothesis_type(task: str, row: dict) -> str | None:
     return "m1" if has1 else "m2" if has2 else None
 
 
+def _epc_comparison(row: dict) -> str:
+    """Which modifier event 1 already holds: ``n`` (``N E`` vs ``M1 M2 N E``), ``m1``, ``m2``
+    (``M2 N E`` vs ``M1 M2 N E``) or ``both_held`` (nothing added that the rules can read)."""
+    words = _words(row.get("event1", ""))
+    held = [key for key in ("m1", "m2") if (row[f"modifier{key[1]}"] or "").lower() in words]
+    return "both_held" if len(held) == 2 else held[0] if held else "n"
+
+
+def _epc_readable(comparison: str, m1: Slot) -> bool:
+    """Whether the rules can read what event 2 adds: not when it adds nothing, nor when it adds
+    M2 under a privative M1 that event 1 holds (a former alleged thief against a former thief:
+    whether *former* ends the thieving or the allegation is the scope question of §7)."""
+    return comparison != "both_held" and not (comparison == "m1" and m1.category == "privative")
+
+
 def negated(event: str) -> bool:
     """Whether an event sentence denies its predicate (not, never, no, cannot, -n't)."""
     return bool(_NEGATION.search(event.lower()))
@@ -116,9 +134,11 @@ def label_row(task: str, row: dict, slots: dict) -> dict:
         return {"hypothesis": None, "relation": None, "rule": None, "label": None}
     m1 = slot(row["modifier1"], row["m1_category"], slots)
     m2 = slot(row["modifier2"], row["m2_category"], slots)
-    kind = hypothesis_type(task, row) if task != "epc" else "event2"  # M1 M2 N E vs N E
+    kind = hypothesis_type(task, row) if task != "epc" else _epc_comparison(row)
     relation, outcome = None, None
-    if task == "epc":
+    if task == "epc" and _epc_readable(kind, m1):
+        # a modifier event 1 already holds is in both events: only the added one can move E
+        m1, m2 = (_HELD if kind == held else slot_ for held, slot_ in (("m1", m1), ("m2", m2)))
         outcome = epc(m1, m2, negated(row["event2"]))
     elif task == "spte" and kind:
         outcome = spte(kind, m1, m2, names_people(row["noun"]))

@@ -170,7 +170,7 @@ def _task_splits(key: tuple) -> dict[str, pa.Table]:
     held_out = set(validation.tolist())
     train = [row for index, row in enumerate(train_side) if index not in held_out]
     return {
-        "train": to_table(config.task, learning_curve_order(train, rng)),
+        "train": learning_curve_order(to_table(config.task, train), rng),
         "validation": to_table(config.task, [train_side[i] for i in np.sort(validation)]),
         "test": to_table(config.task, test),
     }

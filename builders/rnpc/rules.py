@@ -241,8 +241,8 @@ RULES = {
     "privative_negated_event": _rule(
         "epc",
         2,
-        "the event denies something of N (not, never, no longer) and a privative rule would "
-        "make the event less plausible: the denial is more plausible",
+        "the event denies something of N (not, never, no longer) and a privative modifier is "
+        "added (its scope not in doubt): what a privative withholds from N, a denial states",
         "A fake black gun cannot fire bullets.",
     ),
     "effect_more": _rule(
@@ -431,21 +431,25 @@ def _mpte_m2_intersective(m1: Slot, m2: Slot) -> tuple[str, int] | None:
 
 def epc(m1: Slot, m2: Slot, negated: bool = False) -> tuple[str, int] | None:
     """Is ``Det M1 M2 N E`` less (0), equally (1) or more (2) plausible than ``Det N E``?
-    ``negated``: E denies something of N (*cannot fire*, *is no longer used*); generated events
-    are defining events, stated positively.
+    ``negated``: E denies something of N (*cannot fire*, *is no longer used*): with a privative
+    the denial is more plausible. Generated events are defining events, stated or denied.
 
     A privative over N lowers a defining event; otherwise the attribute-effect table decides.
     Left out: effects the table calls unclear, a privative M1 over an M2 that itself changes the
     event (a fake broken gun may be a working one), an enabling M1 over a privative M2 (a loaded
     toy gun), and modifiers pulling both ways (a loaded broken gun)."""
-    if ambiguous_scope(m1, m2) or "unclear" in (m1.effect, m2.effect):
+    if ambiguous_scope(m1, m2):
+        return None
+    if negated and "privative" in (m1.category, m2.category):
+        # what a privative denies of N (a fake gun need not fire), an event that denies it
+        # states: whatever the other modifier's effect, the denial is more plausible
+        return "privative_negated_event", 2
+    if "unclear" in (m1.effect, m2.effect):
         return None
     outcome = _epc_positive(m1, m2)
     if not negated or outcome is None or outcome[1] == 1:
         return outcome
-    # what a privative makes less likely of an N, it makes its denial more likely; an effect
-    # the table reads off a defining event says nothing sure of a denial
-    return ("privative_negated_event", 2) if outcome[0].startswith("privative") else None
+    return None  # an effect the table reads off a defining event says nothing sure of a denial
 
 
 def _epc_positive(m1: Slot, m2: Slot) -> tuple[str, int] | None:

@@ -37,7 +37,9 @@ from compsem.builders.rnpc.rules import epc as epc_rule
 from compsem.builders.rnpc.rules import mpte as mpte_rule
 from compsem.builders.rnpc.rules import spte as spte_rule
 from compsem.builders.rnpc.second_nouns import Option, second_noun_choices
+from compsem.grouping import in_representative_order
 from compsem.resources.modifiers import CATEGORY_CODES
+from compsem.resources.wordnet import wordnet
 
 TASKS = ("spte", "mpte", "epc")
 LABEL_NAMES = {"spte": SPTE_LABELS, "mpte": SPTE_LABELS, "epc": EPC_LABELS}
@@ -45,8 +47,9 @@ LABEL_NAMES = {"spte": SPTE_LABELS, "mpte": SPTE_LABELS, "epc": EPC_LABELS}
 HYPOTHESES = {
     "spte": SPTE_HYPOTHESES,
     "mpte": tuple(f"{h}:{r}" for h in MPTE_HYPOTHESES for r in RELATIONS),
-    "epc": ("",),
+    "epc": ("", "denied"),  # the defining event E as it is, or denied (cannot, does not)
 }
+_AUXILIARIES = {"can": "cannot", "is": "is not", "are": "are not", "must": "must not"}
 
 
 def _mpte_candidate_rule(hypothesis: str, m1: Slot, m2: Slot, person: bool):
@@ -57,7 +60,7 @@ def _mpte_candidate_rule(hypothesis: str, m1: Slot, m2: Slot, person: bool):
 RULE_FUNCTIONS = {
     "spte": spte_rule,
     "mpte": _mpte_candidate_rule,
-    "epc": lambda hypothesis, m1, m2, person: epc_rule(m1, m2),
+    "epc": lambda hypothesis, m1, m2, person: epc_rule(m1, m2, hypothesis == "denied"),
 }
 MAX_ROUNDS = 6
 MAX_DRAWS_PER_ITEM = 32  # bounds the search when a lexicon cannot fill every label
@@ -234,6 +237,16 @@ def _capitalised(text: str) -> str:
     return text[:1].upper() + text[1:]
 
 
+def denied(event: str) -> str:
+    """A defining event said not to happen, for a singular subject: 'fires bullets' → 'does not
+    fire bullets', 'can fly' → 'cannot fly', 'is used …' → 'is not used …'."""
+    verb, _, rest = event.partition(" ")
+    if verb in _AUXILIARIES:
+        return f"{_AUXILIARIES[verb]} {rest}".strip()
+    base = wordnet().morphy(verb, "v") or verb
+    return f"does not {base} {rest}".strip()
+
+
 def realise(
     task: str, inputs: TaskInputs, chosen: Candidates, rng: np.random.Generator
 ) -> list[dict]:
@@ -243,7 +256,8 @@ def realise(
     SPTE: premise ``P Det M1 M2 N``, hypothesis ``P Det N`` / ``P Det M2 N`` / ``P Det M1 N``.
     MPTE: premises ``P Det M1 M2 N. P Det N'.``, hypothesis ``P Det M1 N'`` / ``P Det M2 N'``,
     N' drawn among the noun's options for the candidate's relation.
-    EPC: event 1 ``Det N E``, event 2 ``Det M1 M2 N E`` with E a defining event of N."""
+    EPC: event 1 ``Det N E``, event 2 ``Det M1 M2 N E`` with E a defining event of N, as it is
+    or denied (hypothesis ``denied``)."""
     vocabulary, nouns = inputs.vocabulary, inputs.vocabulary.nouns
     drawn: dict[tuple[int, str], dict] = {}
     rows = []
@@ -259,9 +273,9 @@ def realise(
         key = (index, relation)  # MPTE draws N' (and the prefix) per relation
         if key not in drawn:
             fields = _phrase_fields(vocabulary, m1, m2, noun)
-            if task == "epc":
+            if task == "epc":  # a phrase's stated and denied rows share one event
                 options = inputs.events[fields["noun"]]
-                fields["event"] = options[rng.integers(len(options))]
+                fields["defining_event"] = options[rng.integers(len(options))]
             else:
                 gender = nouns["gender"][noun]
                 if task == "mpte":
@@ -272,7 +286,8 @@ def realise(
                 fields["prefix"] = sentence_prefix(fields["supersense"], gender, rng)
             drawn[key] = fields
         fields = drawn[key]
-        row = {**fields, "rule": rule, "label": label}
+        row = {k: v for k, v in fields.items() if k != "defining_event"}
+        row |= {"rule": rule, "label": label}
         if task == "spte":
             modifier = {"n": None, "m2_n": m2, "m1_n": m1}[hypothesis]
             row["premise"] = f"{fields['prefix']} {fields['np']}."
@@ -289,9 +304,11 @@ def realise(
             )
             row["hypothesis_modifier"] = hypothesis
         else:
+            event = fields["defining_event"]
+            row["event"] = denied(event) if hypothesis == "denied" else event
             bare = noun_phrase([fields["noun"]], "indefinite")[1]
-            row["event1"] = f"{_capitalised(bare)} {fields['event']}."
-            row["event2"] = f"{_capitalised(fields['np'])} {fields['event']}."
+            row["event1"] = f"{_capitalised(bare)} {row['event']}."
+            row["event2"] = f"{_capitalised(fields['np'])} {row['event']}."
             row["m1_effect"] = vocabulary.modifiers["effect"][m1]
             row["m2_effect"] = vocabulary.modifiers["effect"][m2]
         rows.append(row)
@@ -392,11 +409,14 @@ def generate(
     )
 
 
-def learning_curve_order(rows: list[dict], rng: np.random.Generator) -> list[dict]:
-    """Shuffle, then interleave labels, so every prefix is as balanced as it can be."""
-    order = rng.permutation(len(rows))
-    labels = np.array([rows[i]["label"] for i in order])
-    rank = np.zeros(len(rows), dtype=np.int64)
+def learning_curve_order(table: pa.Table, rng: np.random.Generator) -> pa.Table:
+    """Train's stored order, whose prefixes are the learning-curve subsets (§6): the
+    representative order of :mod:`compsem.grouping` with labels interleaved by rank (which
+    label comes first at each rank drawn at random), so every prefix is balanced to within one
+    item per label and each label's rows keep their share of every group."""
+    ordered = in_representative_order(table, rng.integers(0, 2**32, size=2).tolist())
+    labels = np.asarray(ordered["label"].to_pylist())
+    rank = np.zeros(len(labels), dtype=np.int64)
     for label in np.unique(labels):
         rank[labels == label] = np.arange((labels == label).sum())
-    return [rows[order[i]] for i in np.lexsort((labels, rank))]
+    return ordered.take(np.lexsort((rng.random(len(labels)), rank)))
