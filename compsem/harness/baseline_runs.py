@@ -14,13 +14,14 @@ import time
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 
+from compsem.builders.montague.tables import markdown_tables
 from compsem.harness.baselines import Baseline
 from compsem.harness.commands import run_report
 from compsem.harness.data import card_metadata
 from compsem.harness.embed import run_embed
 from compsem.harness.embed_cli import command_line
-from compsem.harness.embed_report import write_report
-from compsem.harness.leaderboard import leaderboards
+from compsem.harness.embed_report import score_rows, write_report
+from compsem.harness.leaderboard import TITLES, leaderboards
 from compsem.harness.offline_models import model_path
 from compsem.harness.results import read_result_files
 from compsem.output_folder import atomic_folder, check_output_folder, read_marker
@@ -121,8 +122,12 @@ def run_baselines(
         print(f"[{run.name}: {marker['seconds']:.0f} s]", flush=True)
     folders = [folder for _, folder, _ in planned]
     run_report(folders, out)
-    results, sources, _, _ = read_result_files(folders)
+    results, sources, embeds, _ = read_result_files(folders)
     print("\n" + leaderboards(results, sources))
+    for _, report in embeds:
+        models = ", ".join(model["label"] for model in report["models"])
+        print(f"\n### {TITLES['montague']}: {models}\n")
+        print(markdown_tables(score_rows(report), (2, 3, 4, 5), level="####"))
     print(
         f"\nBaselines done in {(time.perf_counter() - started) / 60:.1f} min; results page "
         f"{Path(out) / 'index.html'} (Markdown twin index.md)"

@@ -117,7 +117,7 @@ def table(lines: list[tuple], link=None) -> tuple[str, list[str]]:
             for label in shown
         ]
         rows.append(
-            [("⚠ " if flagged else "") + line.model, command, line.config]
+            [("⚠ " if flagged else "") + line.model, command, configs_of(line)]
             + [", ".join(dict.fromkeys(settings)), str(runs_of(command, line))]
             + [rows_text(line.rows), *cells, fmt(mean_std(majority))]
         )
@@ -140,6 +140,12 @@ def table(lines: list[tuple], link=None) -> tuple[str, list[str]]:
             "closer than that: " + "; ".join(small) + "."
         )
     return _table([*header, "majority"], rows, 4), notes
+
+
+def configs_of(line: Line) -> str:
+    """The config a line ran on, or its family and how many resamples it pools."""
+    configs = sorted({run["dataset"]["config"] for run in line.runs})
+    return configs[0] if len(configs) == 1 else f"{line.config} ({len(configs)} splits)"
 
 
 def _small(command: str, line: Line) -> str:
