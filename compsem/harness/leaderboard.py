@@ -12,7 +12,7 @@ from __future__ import annotations
 import json
 from collections import Counter, defaultdict
 
-from compsem.harness.comparable import Line, group, rows_text
+from compsem.harness.comparable import Line, group, rows_text, shared_settings
 from compsem.harness.report import _table, config_of, family_of, fmt, mean_std, model_of
 from compsem.harness.results import rows_path
 from compsem.size_floor import MIN_TEST_ROWS, accuracy_interval
@@ -104,7 +104,7 @@ def table(lines: list[tuple], link=None) -> tuple[str, list[str]]:
         majority, dominant = answers(line)
         flagged = bool(dominant) and max(dominant) >= ONE_ANSWER
         if flagged:
-            one_answer.append(f"{line.label} ({command}): one answer to {max(dominant):.0%}")
+            one_answer.append(f"{name(command, line)}: one answer to {max(dominant):.0%}")
         if line.rows["min"] is not None and line.rows["min"] < MIN_TEST_ROWS:
             small.append(_small(command, line))
         # Which rows were scored is always shown: lines of different commands are compared here.
@@ -122,7 +122,7 @@ def table(lines: list[tuple], link=None) -> tuple[str, list[str]]:
             + [rows_text(line.rows), *cells, fmt(mean_std(majority))]
         )
     header = ["model", "command", "config", "settings", "runs", "n rows", *shown]
-    notes = []
+    notes = [shared_settings([line for _, line in lines])]
     if any(row[-1] != "–" for row in rows):
         notes.append(
             "majority: the accuracy of always answering the most frequent true label on the "
@@ -139,7 +139,7 @@ def table(lines: list[tuple], link=None) -> tuple[str, list[str]]:
             "half-width of a 95% interval at 50% accuracy in brackets), too few to rank models "
             "closer than that: " + "; ".join(small) + "."
         )
-    return _table([*header, "majority"], rows, 4), notes
+    return _table([*header, "majority"], rows, 4), [note for note in notes if note]
 
 
 def configs_of(line: Line) -> str:
@@ -153,7 +153,11 @@ def _small(command: str, line: Line) -> str:
     taken = line.evaluation.get("rows")
     split = line.evaluation.get("split")
     where = f"its {split} split has {rows_text(line.rows)} rows" if taken == "all" else taken
-    return f"{line.label} ({command}): {where} (±{accuracy_interval(rows):.1f} points)"
+    return f"{name(command, line)}: {where} (±{accuracy_interval(rows):.1f} points)"
+
+
+def name(command: str, line: Line) -> str:
+    return f"{line.model} {command} on {configs_of(line)}"
 
 
 def leaderboards(results: list[dict], sources: list[str]) -> str:
