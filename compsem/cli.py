@@ -18,14 +18,16 @@ from compsem.doctor import format_checks, run_checks
 from compsem.export import export_benchmark, export_kind, export_summary, kept_summary
 from compsem.harness import cli as harness_cli
 from compsem.harness import embed_cli
+from compsem.harness.baseline_runs import check_targets, run_baselines
+from compsem.harness.baselines import selected
 from compsem.help_format import HelpFormatter
 from compsem.metrics import add_cli as add_metrics_commands
-from compsem.output_folder import check_output_folder, output_path, read_marker
+from compsem.output_folder import check_output_folder, output_path, read_marker, results_folder
 from compsem.ownership import claim_file, record_file
 from compsem.process_guard import note_interrupts, private_tempdir
 from compsem.resources.spacy_pipeline import DEFAULT_SPACY_MODEL
 from compsem.resources.wordnet import install_debian_wordnet
-from compsem.settings import add_setting_arguments, setting_values
+from compsem.settings import add_setting_arguments, bounded, setting_values
 from compsem.size_floor import size_warnings
 
 DEMO_OUT = Path("compsem-demo")
@@ -62,50 +64,69 @@ def cmd_build(args: argparse.Namespace) -> int:
 
 
 def cmd_demo(args: argparse.Namespace) -> int:
+    runs = selected(quick=True, benchmarks=args.benchmarks)
     for name in args.benchmarks:  # every target before any work
         spec = BENCHMARKS[name]
         check_output_folder(args.out / name, export_kind(spec))
+    check_targets(runs, args.out / "baselines", quick=True)
     log = args.out / "demo.log"
     claim_file(log, lambda partial: partial.write_text(""))  # never a log compsem did not write
     try:
-        return run_demo(args, log)
+        return run_demo(args, runs, log)
     finally:
         record_file(log)
 
 
-def run_demo(args: argparse.Namespace, log: Path) -> int:
+def run_demo(args: argparse.Namespace, runs: list, log: Path) -> int:
     quiet_libraries(log)
     started = time.perf_counter()
     for name in args.benchmarks:
         out = args.out / name
         spec = BENCHMARKS[name]
-        settings = spec.demo_settings()
-        summary = kept_summary(spec, out, **settings)
-        if summary is None:
-            with timed(f"build {name}"):
-                summary = export_summary(export_benchmark(spec, out, **settings))
-        else:
-            print(f"[build {name}: {out}/ is up to date (same code, packages and settings): kept]")
+        summary = build_or_keep(name, out)
         print(f"\n## {spec.title}\n")
         print(summary_table(name, summary))
         example = spec.builder.DEFAULT_CONFIG_NAME
         print(f"\nExported to {out}/ — load_dataset({str(out)!r}, {example!r})")
-    if "plane" in args.benchmarks:
-        print("\n## Baseline: all-MiniLM-L6-v2 fine-tuned on PLANE goood_split_1\n")
-        with timed("fine-tune all-MiniLM-L6-v2"):
-            print(harness_cli.demo_baseline(args.out / "plane"))
-
-        print("\n## SmolLM2-135M-Instruct zero-shot on PLANE goood_split_1, by log-likelihood\n")
-        from compsem.harness.llm_run import demo_llm_table  # imports torch and transformers
-
-        with timed("score SmolLM2-135M-Instruct"):
-            print(demo_llm_table(args.out / "plane"))
-    if "montague" in args.benchmarks:
-        print("\n## Montague consistency of all-MiniLM-L6-v2 (AN phrases)\n")
-        with timed("embed Montague phrases"):
-            print(embed_cli.demo_table(args.out / "montague"))
+    print("\n## Reference baselines (compsem baselines --quick)\n")
+    exports = {name: args.out / name for name in args.benchmarks}
+    run_baselines(runs, exports, args.out / "baselines", quick=True)
     total = time.perf_counter() - started
     print(f"\nDemo done in {total / 60:.1f} min; exports in {args.out}/, library logs in {log}")
+    return 0
+
+
+def build_or_keep(name: str, out: Path) -> list[dict]:
+    """Build benchmark ``name`` on the embedded defaults into ``out``, or keep the export there
+    if it was built from the same code, packages and settings (and is untouched since); the
+    summary of its configs and splits."""
+    spec = BENCHMARKS[name]
+    settings = spec.demo_settings()
+    summary = kept_summary(spec, out, **settings)
+    if summary is None:
+        with timed(f"build {name}"):
+            summary = export_summary(export_benchmark(spec, out, **settings))
+    else:
+        print(f"[build {name}: {out}/ is up to date (same code, packages and settings): kept]")
+    return summary
+
+
+def cmd_baselines(args: argparse.Namespace) -> int:
+    runs = selected(args.quick, args.benchmarks)
+    names = [name for name in BENCHMARKS if any(run.benchmark == name for run in runs)]
+    for name in names:  # every target before any work
+        check_output_folder(args.exports / name, export_kind(BENCHMARKS[name]))
+    check_targets(runs, args.out, args.quick)
+    log = args.out / "baselines.log"
+    claim_file(log, lambda partial: partial.write_text(""))  # never a log compsem did not write
+    try:
+        quiet_libraries(log)
+        for name in names:
+            build_or_keep(name, args.exports / name)
+        exports = {name: args.exports / name for name in names}
+        run_baselines(runs, exports, args.out, args.quick, args.max_rows)
+    finally:
+        record_file(log)
     return 0
 
 
@@ -215,16 +236,19 @@ def build_parser() -> argparse.ArgumentParser:
         "demo",
         formatter_class=HelpFormatter,
         help="build every benchmark on the embedded defaults and summarise",
-        description="Build every benchmark on the embedded defaults, fine-tune MiniLM on PLANE "
-        "goood_split_1 (the paper's preset), score SmolLM2 zero-shot and print the tables. A "
+        description="Build every benchmark on the embedded defaults, print a summary table "
+        "per benchmark, then run the quick reference baselines (`compsem baselines --quick`: "
+        "MiniLM fine-tuned at each paper's preset, SmolLM2 zero-shot, BoOQA's AUCnorm, "
+        "Montague's tables) into OUT/baselines and print where their results page is. A "
         "second run keeps each export built from the same code, packages and settings (and "
-        "untouched since) instead of building it again; `compsem build` always builds.",
+        "untouched since) instead of building it again, and each baseline run done with the "
+        "same settings on the same export; `compsem build` always builds.",
     )
     demo.add_argument(
         "--out",
         type=output_path,
         default=DEMO_OUT,
-        help="folder for the exports (one per benchmark)",
+        help="folder for the exports (one per benchmark) and the baselines",
     )
     demo.add_argument(
         "--benchmarks",
@@ -235,12 +259,62 @@ def build_parser() -> argparse.ArgumentParser:
         help=f"benchmarks to build, of {', '.join(BENCHMARKS)}",
     )
     demo.set_defaults(handler=cmd_demo)
+    add_baselines_command(commands)
 
     publish_cli.add_commands(commands)
     harness_cli.add_commands(commands)
     embed_cli.add_commands(commands)
     add_metrics_commands(commands)
     return parser
+
+
+def add_baselines_command(commands) -> None:
+    baselines = commands.add_parser(
+        "baselines",
+        formatter_class=HelpFormatter,
+        help="reference runs of the offline models on every benchmark, and their results page",
+        description="Run the offline reference models on each benchmark's headline configs at "
+        "its paper's preset, through the harness commands: all-MiniLM-L6-v2 fine-tuned where "
+        "the paper fine-tunes (PLANE GOoD and One-IT, RNPC, SETI with its in-distribution "
+        "twins; 3 seeds), SmolLM2-135M-Instruct zero- and 3-shot by log-likelihood, BoOQA "
+        "ranked by MiniLM's cosine and by SmolLM2 (AUCnorm beside the random baseline ξ), and "
+        "MiniLM and GloVe on Montague's consistency tests. Then write the results page "
+        "(OUT/index.html and its Markdown twin index.md), each number linked to its result "
+        "file, per-row file and the command that reruns it. The exports are built on the "
+        "embedded defaults into --exports, or kept there when up to date, as `compsem demo` "
+        "does. A run whose folder under OUT already holds it with the same settings and "
+        "export is skipped, so an interrupted invocation resumes where it stopped. The "
+        "README gives the wall times measured on 2 CPU cores.",
+        epilog="examples:\n  compsem baselines --out runs/baselines\n"
+        "  compsem baselines --quick --benchmarks plane rnpc --out runs/quick\n",
+    )
+    baselines.add_argument(
+        "--out",
+        type=results_folder,
+        default=Path("runs/baselines"),
+        help="folder for a folder per run, the results page and baselines.log",
+    )
+    baselines.add_argument(
+        "--exports",
+        type=output_path,
+        default=DEMO_OUT,
+        help="folder of the benchmark exports, one per benchmark (the demo's)",
+    )
+    baselines.add_argument(
+        "--quick",
+        action="store_true",
+        help="the quick set: fewer configs, one seed, fewer rows (what the demo runs)",
+    )
+    baselines.add_argument(
+        "--benchmarks",
+        nargs="+",
+        choices=list(BENCHMARKS),
+        metavar="NAME",
+        help=f"only these benchmarks' runs, of {', '.join(BENCHMARKS)} (default: all)",
+    )
+    # Tests: every row count each run takes (train, evaluation, --limit) capped at N.
+    baselines.add_argument("--max-rows", type=bounded(int, 1), help=argparse.SUPPRESS)
+    baselines.set_defaults(handler=cmd_baselines)
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -264,12 +264,7 @@ def claim_file(path: Path, write) -> Path:
         ) from None
     with writer_lock(folder / FILES_MANIFEST):
         manifest = read_manifest(folder, FILES_MANIFEST) or {"files": {}}
-        recorded = manifest["files"].get(path.name)
-        if os.path.lexists(path) and (path.is_symlink() or recorded != stamp(path)):
-            raise OutputFolderError(
-                f"{path} exists and compsem did not write it (or it changed since); compsem never "
-                f"overwrites such a file: move it away or choose another --out."
-            )
+        _refuse_foreign(path, manifest)
         partial = sibling(path, f"{os.getpid()}.partial")
         try:
             write(partial)
@@ -281,6 +276,23 @@ def claim_file(path: Path, write) -> Path:
         manifest["files"][path.name] = stamp(path)
         write_json_atomically(folder / FILES_MANIFEST, manifest)
     return path
+
+
+def check_claimable(path: Path) -> None:
+    """The error :func:`claim_file` would raise for ``path``, raised now: a command that writes
+    a file at the end of long work checks first."""
+    path = Path(path)
+    manifest = read_manifest(path.parent, FILES_MANIFEST) if path.parent.is_dir() else None
+    _refuse_foreign(path, manifest or {"files": {}})
+
+
+def _refuse_foreign(path: Path, manifest: dict) -> None:
+    recorded = manifest["files"].get(path.name)
+    if os.path.lexists(path) and (path.is_symlink() or recorded != stamp(path)):
+        raise OutputFolderError(
+            f"{path} exists and compsem did not write it (or it changed since); compsem never "
+            f"overwrites such a file: move it away or choose another --out."
+        )
 
 
 def record_file(path: Path) -> None:

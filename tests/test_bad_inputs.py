@@ -60,6 +60,10 @@ def area(tmp_path, monkeypatch):
     pq.write_table(pa.table({"secret": ["row"]}), tmp_path / "other" / "test.parquet")
     (tmp_path / "demo-out").mkdir()
     (tmp_path / "demo-out" / "demo.log").write_text("my log")
+    (tmp_path / "page-out").mkdir()
+    (tmp_path / "page-out" / "index.html").write_text("<p>my page</p>")
+    (tmp_path / "runs-out" / "montague-embed-quick").mkdir(parents=True)
+    (tmp_path / "runs-out" / "montague-embed-quick" / "mine.txt").write_text("mine")
     truncated = tiny_plane_export(tmp_path / "truncated-export")
     (shard,) = (truncated / "goood_split_1").glob("test-*.parquet")
     shard.write_bytes(shard.read_bytes()[:100])
@@ -227,6 +231,23 @@ CASES = {
     "demo-log-not-compsems": (
         ["demo", "--out", "demo-out", "--benchmarks", "montague"],
         ["demo.log exists and compsem did not write it", "move it away"],
+    ),
+    # compsem baselines: every run folder, page file and export checked before any work
+    "baselines-out-file": (
+        ["baselines", "--quick", "--benchmarks", "montague", "--out", "notes.txt"],
+        ["notes.txt is a file", "name a new or existing folder"],
+    ),
+    "baselines-exports-file": (
+        ["baselines", "--quick", "--benchmarks", "montague", "--exports", "notes.txt"],
+        ["is a file", "choose a new folder"],
+    ),
+    "baselines-run-folder-not-compsems": (
+        ["baselines", "--quick", "--benchmarks", "montague", "--out", "runs-out"],
+        ["montague-embed-quick is a folder compsem did not write", "choose a new folder"],
+    ),
+    "baselines-page-not-compsems": (
+        ["baselines", "--quick", "--benchmarks", "montague", "--out", "page-out"],
+        ["index.html exists and compsem did not write it", "move it away"],
     ),
     # cards from strangers cannot steer writes or reads
     "lm-eval-config-traversal": (

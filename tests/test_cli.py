@@ -16,6 +16,7 @@ def test_help_lists_every_command():
         "setup-wordnet",
         "build",
         "demo",
+        "baselines",
         "push",
         "pull",
         "audit",

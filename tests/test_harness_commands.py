@@ -12,7 +12,6 @@ import numpy as np
 import pytest
 import torch
 
-from compsem.harness.cli import demo_baseline
 from compsem.harness.commands import default_model
 from compsem.harness.results import read_results, result_name, rows_path
 from tests.harness_data import compsem, minilm_with_head, tiny_booqa_export, tiny_plane_export
@@ -275,15 +274,6 @@ def test_report_aggregates_every_command(train_runs, tmp_path):
     page = (tmp_path / "index.md").read_text()
     assert "## PLANE" in page and page.count("· [per row](") == 2
     assert (tmp_path / "index.html").read_text().count('<svg class="plot"') >= 1
-
-
-def test_demo_baseline_returns_a_markdown_table_under_one_bar(plane, tmp_path, capsys):
-    table = demo_baseline(plane, tmp_path / "demo", max_train_examples=16)
-    assert "| sentence-transformers/all-MiniLM-L6-v2 | goood_split | 1 |" in table
-    assert (tmp_path / "demo" / "train-goood_split_1-seed1.json").exists()
-    console = capsys.readouterr()
-    assert "2/2" in console.err  # the Trainer's bar, with its total
-    assert "train_runtime" not in console.out + console.err  # not its metrics dict
 
 
 @pytest.mark.parametrize(

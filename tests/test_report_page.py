@@ -222,8 +222,9 @@ def test_the_page_and_its_markdown_twin_are_written_with_their_plots(page):
         assert heading in markdown
     assert plot_files(page)
     # Lines of different commands sit in one leaderboard: each says which rows it scored.
-    assert "| llm | goood_split | rows first 20 | 1 | 20 |" in markdown
-    assert "| train | goood_split | rows 40 shuffled | 1 | 40 |" in markdown
+    assert "| llm | goood_split_1 | rows first 20 | 1 | 20 |" in markdown
+    assert "| train | goood_split_1 | rows 40 shuffled | 1 | 40 |" in markdown
+    assert "| train | goood_split (2 splits) | rows all | 6 | 120 |" in markdown
     for name in (p.name for p in plot_files(page)):
         assert f"(plots/{name})" in markdown
     assert html.count('<svg class="plot"') == len(plot_files(page))
@@ -344,3 +345,31 @@ def test_the_screenshot_is_a_page_not_a_blank(page, tmp_path):
     assert colours is not None and len(colours) > 200  # text, tables and plots, not one colour
     (most, _), total = max(colours), image.size[0] * image.size[1]
     assert most / total < 0.9
+
+
+def test_a_model_giving_one_answer_is_flagged_beside_the_majority_baseline(tmp_path):
+    """A constant predictor's accuracy is the share of its answer: the leaderboard flags it, shows
+    what always answering the majority label scores, and says the rows are below the floor."""
+    labels = [1] * 30 + [0] * 10
+    rows = [{"id": f"r{i}", "label": gold, "prediction": 1} for i, gold in enumerate(labels)]
+    scores = grouped_scores_of(labels, [1] * len(labels))
+    settings = {"limit": 40, "eval_examples": 40, "shots": 0, "prompt": "plane"}
+    result = make_result(
+        "llm", "smollm2", dataset("plane", "goood_split_1"), 1, settings, scores, CPU
+    )
+    write_run(tmp_path / "runs" / "constant", result, rows)
+    run_report([tmp_path / "runs"], tmp_path / "page")
+    markdown = (tmp_path / "page" / "index.md").read_text()
+    (line,) = [row for row in markdown.splitlines() if "| llm | goood_split_1 |" in row]
+    assert line.startswith("| ⚠ HuggingFaceTB/SmolLM2-135M-Instruct |")
+    assert line.endswith("| 0.750 |")  # always "entailment": 30 of 40 rows
+    assert "one answer to 100%" in markdown
+    assert (
+        "Below the size floor of 1,000 rows" in markdown and "first 40 (±15.5 points)" in markdown
+    )
+
+
+def grouped_scores_of(labels, predictions) -> dict:
+    from compsem.harness.evaluation import grouped_scores
+
+    return grouped_scores(labels, predictions, ["non_entailment", "entailment"], {})

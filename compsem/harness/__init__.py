@@ -15,6 +15,10 @@ the paper's preset), so a new benchmark needs no harness code. Modules, one job 
   as functions, gathered in ``commands``; ``cli``: their argparse front end.
 - ``embed_models`` / ``embed`` / ``embed_report`` / ``embed_cli``: ``compsem embed``, the
   Montague consistency tests on sentence-embedding models, with its tables and heatmaps.
+- ``leaderboard`` / ``report_page`` / ``page_html`` / ``svg``: the results page of
+  ``compsem report --out``.
+- ``baselines`` / ``baseline_runs``: ``compsem baselines``, the offline reference runs of every
+  benchmark (declared once) and their page.
 
 Example::
 

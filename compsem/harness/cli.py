@@ -2,7 +2,7 @@
 
 ``add_commands(subparsers)`` registers them on the ``compsem`` parser; each handler takes the
 parsed arguments and returns an exit code, raising ValueError / RuntimeError / OSError with one
-clear message otherwise. ``demo_baseline(folder)`` is the demo's quick MiniLM fine-tune.
+clear message otherwise.
 """
 
 from __future__ import annotations
@@ -15,7 +15,6 @@ from compsem.harness.device import DEVICES, PRECISIONS
 from compsem.harness.llm_cli import add_llm_commands
 from compsem.harness.offline_models import model_argument
 from compsem.harness.presets import PRESETS
-from compsem.harness.report import aggregate, render
 from compsem.harness.schema import INPUT_FORMS
 from compsem.help_format import HelpFormatter
 from compsem.output_folder import results_folder
@@ -303,28 +302,3 @@ def add_commands(subparsers) -> None:
     )
     report.set_defaults(handler=cmd_report)
     add_llm_commands(subparsers)
-
-
-def demo_baseline(export_folder, out=None, max_train_examples: int | None = None) -> str:
-    """The demo's baseline: MiniLM fine-tuned on PLANE ``goood_split_1`` with the PLANE preset
-    (§6.1: one epoch, input length 12), one seed, a progress bar over the training steps; returns
-    the Markdown results table. Results are written to ``out`` (default:
-    ``results/plane-goood_split_1`` beside the export folder)."""
-    from compsem.harness.commands import run_train  # fine-tuning imports torch and transformers
-
-    export_folder = Path(export_folder)
-    out = Path(out) if out else export_folder.parent / "results" / "plane-goood_split_1"
-    results = run_train(
-        str(export_folder),
-        "goood_split_1",
-        out,
-        seeds=(1,),
-        max_train_examples=max_train_examples,
-    )
-    settings = results[0]["settings"]
-    return (
-        f"PLANE goood_split_1: all-MiniLM-L6-v2 fine-tuned on {settings['train_examples']} "
-        f"sentences ({settings['epochs']:g} epochs, input length {settings['max_length']}, "
-        f"batch {settings['batch_size']}, seed 1), tested on {settings['eval_examples']}; "
-        f"results in {out}/\n\n" + render(aggregate(results))
-    )

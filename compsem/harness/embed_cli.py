@@ -21,17 +21,23 @@ from compsem.output_folder import check_output_folder, output_path
 from compsem.settings import bounded
 
 
-def command_line(args: argparse.Namespace) -> str:
+def command_line(
+    dataset: str,
+    models=(MINILM,),
+    pooling: str | None = None,
+    vocabulary: str = "paper",
+    phrase_sets=None,
+) -> str:
     """The command that regenerates a report; the output folder does not change the scores."""
-    parts = ["compsem", "embed", "--dataset", args.dataset]
-    for model in args.model or [MINILM]:
+    parts = ["compsem", "embed", "--dataset", str(dataset)]
+    for model in models:
         parts += ["--model", model]
-    if args.pooling:
-        parts += ["--pooling", args.pooling]
-    if args.vocabulary != "paper":
-        parts += ["--vocabulary", args.vocabulary]
-    if args.phrase_sets:
-        parts += ["--phrase-sets", *args.phrase_sets]
+    if pooling:
+        parts += ["--pooling", pooling]
+    if vocabulary != "paper":
+        parts += ["--vocabulary", vocabulary]
+    if phrase_sets:
+        parts += ["--phrase-sets", *phrase_sets]
     return shlex.join(parts) + " --out DIR"
 
 
@@ -49,7 +55,10 @@ def cmd_embed(args: argparse.Namespace) -> int:
         device=args.device,
         batch_size=args.batch_size,
     )
-    files = write_report(report, args.out, command_line(args), force=args.force)
+    command = command_line(
+        args.dataset, args.model or [MINILM], args.pooling, args.vocabulary, args.phrase_sets
+    )
+    files = write_report(report, args.out, command, force=args.force)
     print(markdown_tables(score_rows(report), (2, 3, 4, 5)))
     print(f"Wrote {', '.join(path.name for path in files)} to {args.out}")
     return 0

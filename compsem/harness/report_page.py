@@ -18,39 +18,13 @@ from pathlib import Path
 from compsem.builders.montague.lexicon import ADJECTIVE_TYPES, TYPE_CODES
 from compsem.builders.montague.tables import markdown_tables
 from compsem.harness import svg
-from compsem.harness.comparable import Line, group, rows_text
+from compsem.harness.comparable import Line, rows_text
 from compsem.harness.embed_report import score_rows
-from compsem.harness.report import (
-    _table,
-    _twins,
-    aggregate_train,
-    config_of,
-    family_of,
-    fmt,
-    mean_std,
-    model_of,
-)
+from compsem.harness.leaderboard import TITLES, lines_by_benchmark, ordered, table
+from compsem.harness.report import _table, _twins, aggregate_train, fmt, mean_std
 from compsem.harness.reproduce import command_line
 from compsem.harness.results import rows_path
 
-ORDER = ("plane", "rnpc", "seti", "booqa", "montague")
-TITLES = {
-    "plane": "PLANE: adjective-noun entailment",
-    "rnpc": "RNPC: recursive noun phrases",
-    "seti": "SETI: systematic entailment",
-    "booqa": "BoOQA: open question answering by entailment",
-    "montague": "Montague consistency of embeddings",
-}
-# The leaderboard's score columns, and how a run gives each.
-SCORES = (
-    ("accuracy", lambda r: r["scores"].get("accuracy")),
-    ("macro-F1", lambda r: r["scores"].get("macro_f1")),
-    ("AUCnorm", lambda r: r["scores"].get("aucnorm")),
-    ("weighted F1", lambda r: r["scores"].get("weighted_f1") if r["command"] == "prompt" else None),
-    ("AUC50%", lambda r: r["scores"].get("auc_50")),
-    ("AULC", lambda r: (r["scores"].get("curve") or {}).get("aulc")),
-)
-POOLED = {"train": family_of, "llm": family_of}  # resampled splits pool; others per config
 CROSS = " × "
 
 
@@ -78,52 +52,9 @@ class Page:
         return self.anchors[id(line)]
 
 
-def lines_by_benchmark(results: list[dict], sources: list[str]) -> dict[str, list[tuple]]:
-    """(command, Line) per benchmark, grouped the way ``compsem report`` groups them; a line's
-    label names what sets it apart within its benchmark and command."""
-    by_command = defaultdict(lambda: ([], []))
-    for result, source in zip(results, sources, strict=True):
-        key = (result["dataset"].get("preset") or "other", result["command"])
-        by_command[key][0].append(result)
-        by_command[key][1].append(source)
-    benchmarks = defaultdict(list)
-    for (benchmark, command), (runs, files) in sorted(by_command.items()):
-        for line in group(runs, model_of, POOLED.get(command, config_of), files):
-            benchmarks[benchmark].append((command, line))
-    return benchmarks
-
-
-def runs_of(command: str, line: Line) -> int:
-    """Runs behind a line: a curve's seeds (one file holds them all), else its result files."""
-    if command == "curve":
-        latest = max(line.runs, key=lambda r: r["created"])
-        return len(latest["settings"].get("seeds") or [None])
-    return len(line.runs)
-
-
 def leaderboard(page: Page, lines: list[tuple]) -> None:
-    stats = {
-        label: [mean_std(score(r) for r in line.runs) for _, line in lines]
-        for label, score in SCORES
-    }
-    shown = [label for label, column in stats.items() if any(s["n"] for s in column)]
-    rows = []
-    for index, (command, line) in enumerate(lines):
-        anchor = page.anchor(command, line)
-        # Which rows were scored is always shown: lines of different commands are compared here.
-        settings = [f"rows {line.evaluation.get('rows')}", *filter(None, line.varying.split(", "))]
-        rows.append(
-            [line.model, command, line.config, ", ".join(dict.fromkeys(settings))]
-            + [str(runs_of(command, line))]
-            + [rows_text(line.rows)]
-            + [
-                f"[{fmt(stats[label][index])}](#{anchor})" if stats[label][index]["n"] else "–"
-                for label in shown
-            ]
-        )
-    header = ["model", "command", "config", "settings", "runs", "n rows", *shown]
-    page.parts += ["### Leaderboard (mean ± std over seeds and resampled splits)"]
-    page.parts += [_table(header, rows, 4)]
+    markdown, notes = table(lines, link=page.anchor)
+    page.parts += ["### Leaderboard (mean ± std over seeds and resampled splits)", markdown, *notes]
 
 
 def _group_means(line: Line, field: str) -> dict:
@@ -299,7 +230,7 @@ def build(
     benchmarks = lines_by_benchmark(results, sources)
     if embeds:
         benchmarks.setdefault("montague", [])
-    names = sorted(benchmarks, key=lambda b: (ORDER.index(b) if b in ORDER else len(ORDER), b))
+    names = ordered(benchmarks)
     page.parts += [
         "# compsem results",
         f"{len(results) + len(embeds)} result files; benchmarks: "
