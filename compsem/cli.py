@@ -65,20 +65,13 @@ def cmd_build(args: argparse.Namespace) -> int:
 
 def cmd_demo(args: argparse.Namespace) -> int:
     runs = selected(quick=True, benchmarks=args.benchmarks)
-    for name in args.benchmarks:  # every target before any work
-        spec = BENCHMARKS[name]
-        check_output_folder(args.out / name, export_kind(spec))
-    check_targets(runs, args.out / "baselines", quick=True)
+    check_baseline_targets(args.benchmarks, args.out, runs, args.out / "baselines", quick=True)
     log = args.out / "demo.log"
-    claim_file(log, lambda partial: partial.write_text(""))  # never a log compsem did not write
-    try:
+    with library_log(log):
         return run_demo(args, runs, log)
-    finally:
-        record_file(log)
 
 
 def run_demo(args: argparse.Namespace, runs: list, log: Path) -> int:
-    quiet_libraries(log)
     started = time.perf_counter()
     for name in args.benchmarks:
         out = args.out / name
@@ -94,6 +87,28 @@ def run_demo(args: argparse.Namespace, runs: list, log: Path) -> int:
     total = time.perf_counter() - started
     print(f"\nDemo done in {total / 60:.1f} min; exports in {args.out}/, library logs in {log}")
     return 0
+
+
+def check_baseline_targets(
+    names: list[str], exports: Path, runs: list, out: Path, quick: bool
+) -> None:
+    """One clear error before any work: every export folder (``exports/NAME``), run folder and
+    page file the demo or ``compsem baselines`` would write."""
+    for name in names:
+        check_output_folder(exports / name, export_kind(BENCHMARKS[name]))
+    check_targets(runs, out, quick)
+
+
+@contextmanager
+def library_log(log: Path):
+    """Claim ``log`` (never a file compsem did not write), send library chatter to it while the
+    command runs, and record it in its folder's list of compsem's files."""
+    claim_file(log, lambda partial: partial.write_text(""))
+    try:
+        quiet_libraries(log)
+        yield
+    finally:
+        record_file(log)
 
 
 def build_or_keep(name: str, out: Path) -> list[dict]:
@@ -114,19 +129,12 @@ def build_or_keep(name: str, out: Path) -> list[dict]:
 def cmd_baselines(args: argparse.Namespace) -> int:
     runs = selected(args.quick, args.benchmarks)
     names = [name for name in BENCHMARKS if any(run.benchmark == name for run in runs)]
-    for name in names:  # every target before any work
-        check_output_folder(args.exports / name, export_kind(BENCHMARKS[name]))
-    check_targets(runs, args.out, args.quick)
-    log = args.out / "baselines.log"
-    claim_file(log, lambda partial: partial.write_text(""))  # never a log compsem did not write
-    try:
-        quiet_libraries(log)
+    check_baseline_targets(names, args.exports, runs, args.out, args.quick)
+    with library_log(args.out / "baselines.log"):
         for name in names:
             build_or_keep(name, args.exports / name)
         exports = {name: args.exports / name for name in names}
         run_baselines(runs, exports, args.out, args.quick, args.max_rows)
-    finally:
-        record_file(log)
     return 0
 
 
