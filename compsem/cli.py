@@ -20,6 +20,7 @@ from compsem.harness import cli as harness_cli
 from compsem.harness import embed_cli
 from compsem.harness.baseline_runs import check_targets, run_baselines
 from compsem.harness.baselines import selected
+from compsem.harness.device import busy_cpu_hint
 from compsem.help_format import HelpFormatter
 from compsem.metrics import add_cli as add_metrics_commands
 from compsem.output_folder import check_output_folder, output_path, read_marker, results_folder
@@ -93,10 +94,14 @@ def check_baseline_targets(
     names: list[str], exports: Path, runs: list, out: Path, quick: bool
 ) -> None:
     """One clear error before any work: every export folder (``exports/NAME``), run folder and
-    page file the demo or ``compsem baselines`` would write."""
+    page file the demo or ``compsem baselines`` would write. Then, as the runs are long, a hint
+    where other jobs keep the CPU busy (``busy_cpu_hint``)."""
     for name in names:
         check_output_folder(exports / name, export_kind(BENCHMARKS[name]))
     check_targets(runs, out, quick)
+    hint = busy_cpu_hint()
+    if hint:
+        print(hint, file=sys.stderr)
 
 
 @contextmanager

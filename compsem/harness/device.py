@@ -3,6 +3,7 @@ fp32 on CPU. Chosen automatically, overridable with ``--device`` and ``--precisi
 
 from __future__ import annotations
 
+import os
 from dataclasses import dataclass
 
 DEVICES = ("auto", "cpu", "cuda", "mps")
@@ -77,4 +78,25 @@ def out_of_memory(
         f"{model} does not fit in {placement.describe()} memory at batch size {batch_size} and "
         f"max length {max_length}: lower --batch-size or --max-length, pick a smaller model, or "
         "run on a device with more memory"
+    )
+
+
+def busy_cpu_hint() -> str | None:
+    """A hint for a long CPU job started while other jobs keep the machine busy, where the user
+    left PyTorch its default of one thread per core. Each parallel step then waits for the
+    thread whose core another job holds: on a 2-core machine a MiniLM training step took 9 to
+    15 times longer with two threads than with one while another job ran (README, Reference
+    baselines), and on a quiet machine two threads were faster, so the hint leaves the choice
+    to the user. None when OMP_NUM_THREADS is set, on one core, or below one core's load."""
+    if os.environ.get("OMP_NUM_THREADS") or not hasattr(os, "getloadavg"):
+        return None
+    cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count()
+    load = os.getloadavg()[0]
+    if not cores or cores == 1 or load < 1:
+        return None
+    return (
+        f"The CPU is busy (load average {load:.1f} on {cores} cores) and PyTorch will run "
+        f"{cores} threads, which stall while other jobs hold a core. If those jobs keep running, "
+        "stop this one and rerun it with OMP_NUM_THREADS=1 in front: many times faster then. "
+        "On a quiet machine the default is faster."
     )
