@@ -5,7 +5,13 @@ there (cue removal inside the search; balancing loses next to nothing after it).
 import numpy as np
 import pytest
 
-from compsem.builders.plane.config import ENTAILS
+from compsem.builders.plane import Plane
+from compsem.builders.plane.config import (
+    BUILDER_CONFIGS,
+    ENTAILS,
+    VALIDATION_FRACTIONS,
+    PlaneConfig,
+)
 from compsem.builders.plane.partition import partition_vocabulary
 from compsem.builders.plane.vocabulary import (
     SPLITS,
@@ -17,7 +23,9 @@ from compsem.builders.plane.vocabulary import (
     nouns_with_every_class,
     rows_within_sides,
 )
+from compsem.cli import build_parser
 from compsem.resources.lexicon import ADJECTIVE_CLASSES
+from compsem.settings import setting_values
 
 SHARES = (0.64, 0.18, 0.18)
 FLOOR = 1 / 6
@@ -131,3 +139,19 @@ def test_a_noun_sampled_with_one_label_gets_its_other_label_by_a_swap():
     )
     assert swapped.tolist() in ([0, 1, 2, 3], [0, 1, 3, 4])
     assert len(_cue_free(items, swapped)) == 4
+
+
+@pytest.mark.parametrize("flag", [[], ["--validation-fraction", "0.3"]])
+def test_validation_share_is_each_regimes_default_unless_the_flag_sets_every_regime(flag, tmp_path):
+    """One-IT's validation takes less of the rows than GOoD's by default; --validation-fraction,
+    where given, is validation's share in every regime, and the partition aims at it."""
+    args = build_parser().parse_args(["build", "plane", "--out", "hub/plane", *flag])
+    settings = setting_values(args, PlaneConfig)
+    expected = {regime: 0.3 for regime in VALIDATION_FRACTIONS} if flag else VALIDATION_FRACTIONS
+    for config in BUILDER_CONFIGS:
+        if config.regime in expected:
+            built = Plane(config_name=config.name, cache_dir=str(tmp_path), **settings).config
+            share = expected[config.regime]
+            assert built.validation_share == share
+            assert built.partition_shares[1] == pytest.approx((1 - built.test_fraction) * share)
+    assert flag or VALIDATION_FRACTIONS["one_it"] < VALIDATION_FRACTIONS["goood"]

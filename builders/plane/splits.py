@@ -148,12 +148,12 @@ def in_distribution_splits(
 ) -> dict[str, pa.Table]:
     """Appendix D: adjective-noun phrases (hence every ⟨A, N, h(N), IT⟩ compound) are disjoint
     across splits, while every adjective, noun and hypernym of validation and test also occurs,
-    in the same role, in train. Validation takes ``validation_fraction`` of train's phrases
+    in the same role, in train. Validation takes :attr:`~PlaneConfig.validation_share` of train's phrases
     the way test takes its own, so its atoms are checked against the whole train split."""
     items = ItemCodes.from_table(pool, ADJECTIVE_CLASSES)
     share = config.min_label_share
     train_share, test_share = IN_DISTRIBUTION_SHARES
-    held = config.validation_fraction * train_share
+    held = config.validation_share * train_share
     row_side = compound_sides(items, (train_share - held, held, test_share), rng)
     train = balance(items, np.flatnonzero(row_side == 0), INFERENCE_TYPES, rng, share)
     validation = atoms_seen_in(items, np.flatnonzero(row_side == 1), train)
