@@ -21,6 +21,13 @@ class TableBuilder(datasets.ArrowBasedBuilder):
     _BATCH_ROWS = 100_000
     ORDERED_SPLITS: frozenset[str] = frozenset()
 
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        # datasets sets a build's keyword arguments on a copy of the config it has already
+        # made, so the config's own checks (its __post_init__) never saw them: run them again
+        # here, before any work, so a bad setting is one clear error.
+        self.config.__post_init__()
+
     def splits(self) -> dict[str, pa.Table]:
         raise NotImplementedError
 

@@ -127,6 +127,18 @@ CASES = {
         ["build", "plane", "--out", "o", "--test-fraction", "1.5"],
         ["--test-fraction", "from 0.0 to 1.0"],
     ),
+    "fractions-leave-no-train": (
+        ["build", "plane", "--out", "o", "--validation-fraction", "0.9"],
+        ["test_fraction and validation_fraction", "sum to less than 1"],
+    ),
+    "label-share-above-half": (
+        ["build", "plane", "--out", "o", "--min-label-share", "0.7"],
+        ["min_label_share must be at most 0.5"],
+    ),
+    "seti-shares-leave-no-train": (
+        ["build", "seti", "--out", "o", "--test-share", "0.6", "--few-shot-share", "0.5"],
+        ["test_share + few_shot_share below 1"],
+    ),
     "tasks-zero": (["build", "plane", "--out", "o", "--tasks", "0"], ["--tasks", "1 or more"]),
     "workers-zero": (
         ["build", "booqa", "--out", "o", "--workers", "0"],
