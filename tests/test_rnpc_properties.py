@@ -19,6 +19,7 @@ from datasets import ClassLabel, load_dataset
 from compsem.builders.rnpc import tasks
 from compsem.builders.rnpc.config import LEARNING_CURVE_SIZES, RnpcConfig
 from compsem.builders.rnpc.hypothesis_balance import SINGLE_SHARE
+from compsem.builders.rnpc.noun_phrases import plural_form
 from compsem.builders.rnpc.nouns import load_events, load_nouns, load_second_nouns
 from compsem.builders.rnpc.rules import RULES
 from compsem.cli import main
@@ -298,13 +299,38 @@ def test_modifiers_fit_their_nouns_and_stack_in_order(challenge, entries, nouns)
             assert m2["determiner"] != "definite"
 
 
-def determiner_of(words: list[str], entries: dict) -> str:
+PLURAL_PREFIXES = ("They are", "These are", "Those are")
+
+
+def determiner_of(words: list[str], entries: dict, plural: bool = False) -> str:
     forced = {entries[w]["determiner"] for w in words[:-1]}
     if "possessive" in forced:
         return "my"
     if "definite" in forced:
         return "the"
-    return indefinite_article(words[0])
+    return "" if plural else indefinite_article(words[0])
+
+
+def said(words: list[str], entries: dict, plural: bool) -> str:
+    """``Det words`` as the generator writes it, in the plural: the noun's plural form."""
+    if plural:
+        words = [*words[:-1], plural_form(words[-1])]
+    return f"{determiner_of(words, entries, plural)} {' '.join(words)}".strip()
+
+
+def test_plurals_are_what_wordnet_reads_back():
+    expected = {
+        "gun": "guns",
+        "policeman": "policemen",
+        "knife": "knives",
+        "mouse": "mice",
+        "battery": "batteries",
+        "box": "boxes",
+        "giraffe": "giraffes",
+        "health professional": "health professionals",
+        "human": "humans",  # not *humen: 'hu' is no word
+    }
+    assert {noun: plural_form(noun) for noun in expected} == expected
 
 
 def test_surface_forms_determiners_and_prefixes(challenge, entries, nouns):
@@ -313,11 +339,14 @@ def test_surface_forms_determiners_and_prefixes(challenge, entries, nouns):
         for table in (load_second_nouns(), load_second_nouns(default="rnpc_hypernyms.tsv"))
         for r in table.to_pylist()
     }
+    plurals = Counter()
     for task, frame in challenge.items():
         for row, *_ in slots(frame, entries):
             words = [row.modifier1, row.modifier2, row.noun]
-            assert row.det == determiner_of(words, entries)
-            assert row.np == f"{row.det} {' '.join(words)}"
+            plural = task != "epc" and row.prefix in PLURAL_PREFIXES
+            plurals[task] += plural
+            assert row.det == determiner_of(words, entries, plural)
+            assert row.np == said(words, entries, plural)
             if task == "epc":
                 continue
             gender = nouns[row.noun]["gender"]
@@ -327,8 +356,12 @@ def test_surface_forms_determiners_and_prefixes(challenge, entries, nouns):
                 assert not (gender and second["gender"] not in ("", gender))
                 gender = gender or second["gender"]
             expected = {"male": ["He is"], "female": ["She is"], "": ["He is", "She is"]}
-            allowed = expected[gender] if row.supersense == "person" else ["This is", "It is"]
+            allowed = expected[gender] if row.supersense == "person" else ["This is"]
+            if plural:
+                allowed = ["They are"] if row.supersense == "person" else PLURAL_PREFIXES
             assert row.prefix in allowed, row
+    for task in ("spte", "mpte"):  # RNPC writes about a fifth of them in the plural
+        assert 0.1 < plurals[task] / len(challenge[task]) < 0.3
     spte = challenge["spte"]
     for row in spte.itertuples():
         assert row.premise == f"{row.prefix} {row.np}."
@@ -337,14 +370,16 @@ def test_surface_forms_determiners_and_prefixes(challenge, entries, nouns):
             "m2_n": [row.modifier2, row.noun],
             "m1_n": [row.modifier1, row.noun],
         }
+        plural = row.prefix in PLURAL_PREFIXES
         words = kept[row.hypothesis_type]
-        assert row.hypothesis == f"{row.prefix} {determiner_of(words, entries)} {' '.join(words)}."
+        assert row.hypothesis == f"{row.prefix} {said(words, entries, plural)}."
     for row in challenge["mpte"].itertuples():
-        second = f"{indefinite_article(row.second_noun)} {row.second_noun}"
+        plural = row.prefix in PLURAL_PREFIXES
+        second = said([row.second_noun], entries, plural)
         assert row.premise == f"{row.prefix} {row.np}. {row.prefix} {second}."
         modifier = row.modifier1 if row.hypothesis_modifier == "m1" else row.modifier2
         words = [modifier, row.second_noun]
-        assert row.hypothesis == f"{row.prefix} {determiner_of(words, entries)} {' '.join(words)}."
+        assert row.hypothesis == f"{row.prefix} {said(words, entries, plural)}."
 
 
 def test_epc_events_are_the_nouns_defining_events(challenge):

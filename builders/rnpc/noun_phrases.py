@@ -21,7 +21,26 @@ from compsem.text import indefinite_article
 
 ARTICLES = {"definite": "the", "possessive": "my"}
 PERSON_PREFIXES = {"male": "He is", "female": "She is"}
-THING_PREFIXES = ("This is", "It is")
+THING_PREFIX = "This is"  # the paper's P (§3): This is / He is / She is, etc.
+# RNPC writes about a fifth of its SPTE and MPTE items of several entities ("These are …"
+# before a bare plural NP): so do compsem's, where the nouns have a regular plural
+PLURAL_SHARE = 0.2
+PLURAL_PREFIXES = {"person": ("They are",), "thing": ("These are", "Those are", "They are")}
+_SAME_PLURAL = {"sheep", "deer", "fish", "salmon", "aircraft", "series", "species"}
+_IRREGULAR_ENDINGS = (  # (singular ending, plural ending), tried in order
+    ("woman", "women"),
+    ("child", "children"),
+    ("mouse", "mice"),
+    ("goose", "geese"),
+    ("foot", "feet"),
+    ("tooth", "teeth"),
+    ("thief", "thieves"),
+    ("ife", "ives"),
+    ("lf", "lves"),
+    ("arf", "arves"),
+    ("tato", "tatoes"),
+    ("mato", "matoes"),
+)
 
 
 @dataclass(frozen=True)
@@ -179,16 +198,51 @@ def determiner(*forced: str) -> str:
     return "indefinite"
 
 
-def noun_phrase(words: list[str], forced: str) -> tuple[str, str]:
-    """('a', 'a fake red gun'): the determiner and the phrase. A modifier ending in '-' (ex-)
-    is a prefix and joins the next word."""
+def noun_phrase(words: list[str], forced: str, plural: bool = False) -> tuple[str, str]:
+    """('a', 'a fake red gun'): the determiner and the phrase; plural: ('', 'fake red guns'),
+    the/my kept ('the', 'the second green balls'). A modifier ending in '-' (ex-) is a prefix
+    and joins the next word."""
+    if plural:
+        words = [*words[:-1], plural_form(words[-1])]
     text = " ".join(words).replace("- ", "-")
-    article = ARTICLES.get(forced) or indefinite_article(text)
-    return article, f"{article} {text}"
+    article = ARTICLES.get(forced) or ("" if plural else indefinite_article(text))
+    return article, f"{article} {text}".strip()
 
 
-def sentence_prefix(supersense: str, gender: str, rng: np.random.Generator) -> str:
-    """He is / She is for people (by gender, else at random), This is / It is for things."""
+@functools.cache
+def plural_form(noun: str) -> str | None:
+    """The plural of a count noun (of a compound's last word: health professionals), or None
+    where the rules below give none that WordNet reads back as the noun (canary: canaries is
+    a lemma of its own)."""
+    head, _, last = noun.rpartition(" ")
+    form = next((last[: -len(a)] + b for a, b in _IRREGULAR_ENDINGS if last.endswith(a)), None)
+    if last in _SAME_PLURAL:
+        form = last
+    elif form is None and last.endswith("man") and (last == "man" or _is_word(last[:-3])):
+        form = last[:-3] + "men"  # policeman, fisherman; not human
+    elif form is None:
+        ending = "es" if last.endswith(("s", "x", "z", "ch", "sh")) else "s"
+        form = (
+            last[:-1] + "ies" if last[-1:] == "y" and last[-2:-1] not in "aeiou" else last + ending
+        )
+    senses = wordnet().synsets(form, "n")  # WordNet's morphology reads a plural back
+    if not any(last in {lemma.name().lower() for lemma in s.lemmas()} for s in senses):
+        return None
+    return f"{head} {form}".strip()
+
+
+def _is_word(text: str) -> bool:
+    return bool(text) and bool(wordnet().morphy(text))
+
+
+def sentence_prefix(
+    supersense: str, gender: str, rng: np.random.Generator, plural: bool = False
+) -> str:
+    """He is / She is for people (by gender, else at random), This is for things; plural:
+    They are for people, These / Those / They are for things."""
+    if plural:
+        options = PLURAL_PREFIXES["person" if supersense == "person" else "thing"]
+        return options[rng.integers(len(options))]
     if supersense == "person":
         return PERSON_PREFIXES.get(gender) or PERSON_PREFIXES[("male", "female")[rng.integers(2)]]
-    return THING_PREFIXES[rng.integers(2)]
+    return THING_PREFIX

@@ -136,7 +136,7 @@ RULES = {
     "m1.intersective": _mpte(
         1,
         "hypothesis M1 N'; M1 is intersective: it holds of the entity itself",
-        "It is a brown stuffed bear. It is a gift. ⊨ It is a brown gift.",
+        "This is a brown stuffed bear. This is a gift. ⊨ This is a brown gift.",
     ),
     "m1.role_to_hypernym": _mpte(
         1,
@@ -154,7 +154,7 @@ RULES = {
         0,
         "hypothesis M1 N'; M1 is relative to a comparison class, which a hypernym or co-hyponym "
         "N' changes (over a privative M2, or with N' another role, left out)",
-        "It is a big gray mouse. It is an animal. ⊭ It is a big animal.",
+        "This is a big gray mouse. This is an animal. ⊭ This is a big animal.",
     ),
     "m1.stage_other_noun": _mpte(
         0,
@@ -166,7 +166,7 @@ RULES = {
         "hypothesis M1 N'; M1 is an imitation privative (counterfeit, forged, replica) and N' a "
         "hypernym of N that the imitation still is: what imitates an N imitates an N' (PLANE's "
         "IT3); a fake (authenticity) one is left out (a fake surgeon who is a doctor)",
-        "It is a counterfeit banknote. It is a document. ⊨ It is a counterfeit document.",
+        "This is a counterfeit banknote. This is a document. ⊨ This is a counterfeit document.",
     ),
     "m1.privative": _mpte(
         0,
@@ -196,13 +196,13 @@ RULES = {
         1,
         "hypothesis M2 N'; M2 is a surface property (colour, pattern, shape) under an M1 that "
         "imitates or depicts N: the imitation has it",
-        "It is a fake black gun. It is a gift. ⊨ It is a black gift.",
+        "This is a fake black gun. This is a gift. ⊨ This is a black gift.",
     ),
     "m2.faked_origin": _mpte(
         0,
         "hypothesis M2 N'; M2 is an origin under an imitation or fake M1: what it fakes (§7), "
         "whether or not it is an N at all",
-        "It is a fake Swiss watch. It is a gift. ⊭ It is a Swiss gift.",
+        "This is a fake Swiss watch. This is a gift. ⊭ This is a Swiss gift.",
     ),
     "m2.role_to_hypernym": _mpte(
         1,
@@ -213,7 +213,7 @@ RULES = {
         1,
         "hypothesis M2 N'; M2 is an imitation privative, M1 is not privative, and N' is a "
         "hypernym of N",
-        "It is a green counterfeit banknote. It is a document. ⊨ It is a counterfeit document.",
+        "This is a green counterfeit banknote. This is a document. ⊨ This is a counterfeit document.",
     ),
     "m2.not_intersective": _mpte(
         0,

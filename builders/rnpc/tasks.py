@@ -19,9 +19,11 @@ import pyarrow as pa
 
 from compsem.builders.rnpc.hypothesis_balance import balance_mpte
 from compsem.builders.rnpc.noun_phrases import (
+    PLURAL_SHARE,
     Vocabulary,
     determiner,
     noun_phrase,
+    plural_form,
     sample_phrases,
     sentence_prefix,
 )
@@ -226,11 +228,14 @@ def _phrase_fields(vocabulary: Vocabulary, m1: int, m2: int, noun: int) -> dict:
     }
 
 
-def _hypothesis_np(vocabulary: Vocabulary, modifier: int | None, noun_text: str) -> str:
+def _hypothesis_np(
+    vocabulary: Vocabulary, modifier: int | None, noun_text: str, plural: bool
+) -> str:
     m = vocabulary.modifiers
     if modifier is None:
-        return noun_phrase([noun_text], "indefinite")[1]
-    return noun_phrase([m["modifier"][modifier], noun_text], m["determiner"][modifier])[1]
+        return noun_phrase([noun_text], "indefinite", plural)[1]
+    words = [m["modifier"][modifier], noun_text]
+    return noun_phrase(words, m["determiner"][modifier], plural)[1]
 
 
 def _capitalised(text: str) -> str:
@@ -255,7 +260,9 @@ def realise(
 
     SPTE: premise ``P Det M1 M2 N``, hypothesis ``P Det N`` / ``P Det M2 N`` / ``P Det M1 N``.
     MPTE: premises ``P Det M1 M2 N. P Det N'.``, hypothesis ``P Det M1 N'`` / ``P Det M2 N'``,
-    N' drawn among the noun's options for the candidate's relation.
+    N' drawn among the noun's options for the candidate's relation. A ``PLURAL_SHARE`` of the
+    SPTE and MPTE phrases are said of several entities ('These are fake guns. These are
+    toys.'), where the nouns have a regular plural.
     EPC: event 1 ``Det N E``, event 2 ``Det M1 M2 N E`` with E a defining event of N, as it is
     or denied (hypothesis ``denied``)."""
     vocabulary, nouns = inputs.vocabulary, inputs.vocabulary.nouns
@@ -283,25 +290,34 @@ def realise(
                     fields["second_noun"], second_gender = options[rng.integers(len(options))]
                     fields["second_noun_relation"] = relation
                     gender = gender or second_gender
-                fields["prefix"] = sentence_prefix(fields["supersense"], gender, rng)
+                nouns_said = [fields["noun"], fields.get("second_noun", fields["noun"])]
+                fields["plural"] = bool(rng.random() < PLURAL_SHARE) and all(
+                    plural_form(word) for word in nouns_said
+                )
+                if fields["plural"]:
+                    forced = determiner(*(vocabulary.modifiers["determiner"][[m1, m2]]))
+                    words = [fields["modifier1"], fields["modifier2"], fields["noun"]]
+                    fields["det"], fields["np"] = noun_phrase(words, forced, plural=True)
+                fields["prefix"] = sentence_prefix(
+                    fields["supersense"], gender, rng, fields["plural"]
+                )
             drawn[key] = fields
         fields = drawn[key]
-        row = {k: v for k, v in fields.items() if k != "defining_event"}
+        row = {k: v for k, v in fields.items() if k not in ("defining_event", "plural")}
         row |= {"rule": rule, "label": label}
+        plural = fields.get("plural", False)
         if task == "spte":
             modifier = {"n": None, "m2_n": m2, "m1_n": m1}[hypothesis]
+            said = _hypothesis_np(vocabulary, modifier, fields["noun"], plural)
             row["premise"] = f"{fields['prefix']} {fields['np']}."
-            row["hypothesis"] = (
-                f"{fields['prefix']} {_hypothesis_np(vocabulary, modifier, fields['noun'])}."
-            )
+            row["hypothesis"] = f"{fields['prefix']} {said}."
             row["hypothesis_type"] = hypothesis
         elif task == "mpte":
-            second = noun_phrase([fields["second_noun"]], "indefinite")[1]
+            second = noun_phrase([fields["second_noun"]], "indefinite", plural)[1]
             modifier = {"m1": m1, "m2": m2}[hypothesis]
+            said = _hypothesis_np(vocabulary, modifier, fields["second_noun"], plural)
             row["premise"] = f"{fields['prefix']} {fields['np']}. {fields['prefix']} {second}."
-            row["hypothesis"] = (
-                f"{fields['prefix']} {_hypothesis_np(vocabulary, modifier, fields['second_noun'])}."
-            )
+            row["hypothesis"] = f"{fields['prefix']} {said}."
             row["hypothesis_modifier"] = hypothesis
         else:
             event = fields["defining_event"]
