@@ -21,6 +21,7 @@ a{color:#0b5cd5;text-decoration:none}a:hover{text-decoration:underline}
 .scroll{overflow-x:auto;margin:6px 0 10px}
 table{border-collapse:collapse;font-size:13px;font-variant-numeric:tabular-nums}
 th,td{padding:4px 9px;border-bottom:1px solid #e3e6ea;text-align:left;white-space:nowrap}
+td:not(.num){white-space:normal;min-width:6em}
 th{background:#eef2f7;position:sticky;top:0;cursor:pointer;user-select:none;
 white-space:normal;max-width:240px;vertical-align:bottom}
 th.num,td.num{text-align:right}tbody tr:nth-child(even){background:#fafbfc}
