@@ -148,8 +148,9 @@ def in_distribution_splits(
 ) -> dict[str, pa.Table]:
     """Appendix D: adjective-noun phrases (hence every ⟨A, N, h(N), IT⟩ compound) are disjoint
     across splits, while every adjective, noun and hypernym of validation and test also occurs,
-    in the same role, in train. Validation takes :attr:`~PlaneConfig.validation_share` of train's phrases
-    the way test takes its own, so its atoms are checked against the whole train split."""
+    in the same role, in train. Validation takes :attr:`~PlaneConfig.validation_share` of
+    train's phrases the way test takes its own, so its atoms are checked against the whole train
+    split."""
     items = ItemCodes.from_table(pool, ADJECTIVE_CLASSES)
     share = config.min_label_share
     train_share, test_share = IN_DISTRIBUTION_SHARES

@@ -126,12 +126,9 @@ class RnpcConfig(datasets.BuilderConfig):
     )
 
     def __post_init__(self):
+        """Raise a ValueError naming a bad setting (run again by ``TableBuilder`` once
+        ``datasets`` has set the build's keyword arguments)."""
         super().__post_init__()
-        self.validate()
-
-    def validate(self) -> None:
-        """Raise a ValueError naming a bad setting; also run before building, as ``datasets``
-        sets keyword arguments on a copy of the config without calling ``__post_init__``."""
         if self.task not in TASKS:
             raise ValueError(f"Unknown RNPC task {self.task!r}; use one of {TASKS}.")
         if self.regime not in REGIMES:

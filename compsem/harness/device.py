@@ -87,7 +87,8 @@ def busy_cpu_hint() -> str | None:
     thread whose core another job holds: on a 2-core machine a MiniLM training step took 2-4 s
     with two threads beside other jobs, against 0.08 s idle and 0.16 s with one thread beside
     the same jobs (README, Reference baselines). On a quiet machine two threads are faster, so
-    the hint leaves the choice to the user. None when OMP_NUM_THREADS is set, on one core, or below one core's load."""
+    the hint leaves the choice to the user. None when OMP_NUM_THREADS is set, on one core, or
+    below one core's load."""
     if os.environ.get("OMP_NUM_THREADS") or not hasattr(os, "getloadavg"):
         return None
     cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count()
