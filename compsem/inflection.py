@@ -139,16 +139,22 @@ def _check(verb: str) -> str:
     return verb
 
 
+def with_s_ending(word: str, es_after: tuple[str, ...] = ("s", "sh", "ch", "x", "z")) -> str:
+    """A word's -s form by English spelling: wish → wishes, city → cities, gun → guns.
+    ``es_after``: the endings that take -es (verbs add "o": goes; most nouns do not: photos)."""
+    if word.endswith(es_after):
+        return word + "es"
+    if len(word) > 1 and word[-1] == "y" and word[-2] not in _VOWELS:
+        return word[:-1] + "ies"
+    return word + "s"
+
+
 def third_person_singular(verb: str) -> str:
-    """realize → realizes, wish → wishes, imply → implies, doubt → doubts."""
+    """realize → realizes, wish → wishes, imply → implies, doubt → doubts, go → goes."""
     verb = _check(verb)
     if verb in ("be", "have"):
         return {"be": "is", "have": "has"}[verb]
-    if verb.endswith(("s", "sh", "ch", "x", "z", "o")):
-        return verb + "es"
-    if verb.endswith("y") and verb[-2] not in _VOWELS:
-        return verb[:-1] + "ies"
-    return verb + "s"
+    return with_s_ending(verb, ("s", "sh", "ch", "x", "z", "o"))
 
 
 def present_participle(verb: str) -> str:

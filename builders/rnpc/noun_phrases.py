@@ -14,6 +14,7 @@ from dataclasses import dataclass
 import numpy as np
 import pyarrow as pa
 
+from compsem.inflection import with_s_ending
 from compsem.resources.lexicon import LexiconError
 from compsem.resources.modifiers import ROLES, SUPERSENSES, ModifierLexicon
 from compsem.resources.wordnet import wordnet
@@ -221,10 +222,7 @@ def plural_form(noun: str) -> str | None:
     elif form is None and last.endswith("man") and (last == "man" or _is_word(last[:-3])):
         form = last[:-3] + "men"  # policeman, fisherman; not human
     elif form is None:
-        ending = "es" if last.endswith(("s", "x", "z", "ch", "sh")) else "s"
-        form = (
-            last[:-1] + "ies" if last[-1:] == "y" and last[-2:-1] not in "aeiou" else last + ending
-        )
+        form = with_s_ending(last)
     senses = wordnet().synsets(form, "n")  # WordNet's morphology reads a plural back
     if not any(last in {lemma.name().lower() for lemma in s.lemmas()} for s in senses):
         return None
