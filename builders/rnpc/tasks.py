@@ -209,10 +209,7 @@ def label_candidates(
 
 def _phrase_fields(vocabulary: Vocabulary, m1: int, m2: int, noun: int) -> dict:
     m, n = vocabulary.modifiers, vocabulary.nouns
-    det, np_text = noun_phrase(
-        [m["modifier"][m1], m["modifier"][m2], n["noun"][noun]],
-        determiner(m["determiner"][m1], m["determiner"][m2]),
-    )
+    det, np_text = _premise_np(vocabulary, m1, m2, n["noun"][noun])
     return {
         "np": np_text,
         "det": det,
@@ -226,6 +223,15 @@ def _phrase_fields(vocabulary: Vocabulary, m1: int, m2: int, noun: int) -> dict:
         "m2_attribute": m["attribute"][m2],
         "combo": f"{CATEGORY_CODES[m['category'][m1]]}-{CATEGORY_CODES[m['category'][m2]]}",
     }
+
+
+def _premise_np(
+    vocabulary: Vocabulary, m1: int, m2: int, noun_text: str, plural: bool = False
+) -> tuple[str, str]:
+    """The determiner and ``Det M1 M2 N`` (its determiner forced by either modifier's)."""
+    m = vocabulary.modifiers
+    words = [m["modifier"][m1], m["modifier"][m2], noun_text]
+    return noun_phrase(words, determiner(m["determiner"][m1], m["determiner"][m2]), plural)
 
 
 def _hypothesis_np(
@@ -295,9 +301,9 @@ def realise(
                     plural_form(word) for word in nouns_said
                 )
                 if fields["plural"]:
-                    forced = determiner(*(vocabulary.modifiers["determiner"][[m1, m2]]))
-                    words = [fields["modifier1"], fields["modifier2"], fields["noun"]]
-                    fields["det"], fields["np"] = noun_phrase(words, forced, plural=True)
+                    fields["det"], fields["np"] = _premise_np(
+                        vocabulary, m1, m2, fields["noun"], plural=True
+                    )
                 fields["prefix"] = sentence_prefix(
                     fields["supersense"], gender, rng, fields["plural"]
                 )
