@@ -91,8 +91,8 @@ class PlaneConfig(PipelineConfig):
     split_index: int = 1
     corpus: str = build_setting(
         EMBEDDED,
-        "embedded (WordNet's glosses, Reuters-21578, State of the Union, Brown), one of "
-        "wordnet_glosses, reuters_21578, sotu, brown or several joined by +, "
+        "embedded (WordNet's glosses, Reuters-21578, State of the Union, Brown, GCIDE), one of "
+        "wordnet_glosses, reuters_21578, sotu, brown, gcide or several joined by +, "
         "hf://datasets/OWNER/NAME[/CONFIG], a .txt/.jsonl/.parquet file, a folder of them, or a "
         "datasets save_to_disk folder",
     )
