@@ -55,7 +55,7 @@ PARTS = 16
 PART_SCHEMA = pa.schema(
     [("id", pa.string()), ("date", pa.string()), ("text", pa.string()), ("source", pa.string())]
 )
-NPM_TIMEOUT_S = 600
+FETCH_TIMEOUT_S = 600
 DEBIAN_ARCHIVE = "https://deb.debian.org/debian/pool/main"
 
 
@@ -229,10 +229,10 @@ def npm_pack(source: EmbeddedSource, destination: Path) -> Path:
     command = [npm, "pack", source.spec, "--pack-destination", str(destination), "--loglevel=error"]
     try:
         result = subprocess.run(
-            command, capture_output=True, text=True, timeout=NPM_TIMEOUT_S, check=False
+            command, capture_output=True, text=True, timeout=FETCH_TIMEOUT_S, check=False
         )
     except subprocess.TimeoutExpired:
-        result = subprocess.CompletedProcess(command, 1, "", f"timed out after {NPM_TIMEOUT_S} s")
+        result = subprocess.CompletedProcess(command, 1, "", f"timed out after {FETCH_TIMEOUT_S} s")
     tarball = destination / source.tarball_name
     if result.returncode != 0 or not tarball.is_file():
         said = " ".join((result.stderr or result.stdout).split()[-40:])
@@ -248,7 +248,7 @@ def debian_download(source: EmbeddedSource, destination: Path) -> Path:
     """Fetch the ``.deb`` from Debian's archive into the folder ``destination``."""
     path = destination / source.tarball_name
     try:
-        with urllib.request.urlopen(source.tarball_url, timeout=NPM_TIMEOUT_S) as response:
+        with urllib.request.urlopen(source.tarball_url, timeout=FETCH_TIMEOUT_S) as response:
             with open(path, "wb") as handle:
                 shutil.copyfileobj(response, handle)
     except OSError as error:  # URLError and timeouts are OSErrors
