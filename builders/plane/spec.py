@@ -180,8 +180,8 @@ def provenance(config: PlaneConfig) -> dict:
 
 SPEC = BenchmarkSpec(
     name="plane",
-    title="PLANE, adjective-noun phrase entailment, built from WordNet's glosses and newswire, "
-    "speeches and the Brown corpus",
+    title="PLANE, adjective-noun phrase entailment, built from WordNet's glosses, newswire, "
+    "speeches, the Brown corpus and a dictionary's usage examples",
     builder=Plane,
     card_template=template_path("plane.md"),
     card_metadata={
