@@ -21,6 +21,12 @@ import numpy as np
 from compsem.builders.rnpc.noun_phrases import Vocabulary
 
 SINGLE_SHARE = 0.25  # of each label, from strata whose hypothesis decides it (the easy items)
+# Who an item is about, which its sentence prefix shows (He/She/They are … or This is …).
+# RNPC draws MPTE from the same noun phrases as its other tasks, about people and things alike
+# (§4; its examples: a former president, a fake gun, fraudulent claims), and says nothing of a
+# share, so each group gets half of each label. Without it the balancing above favours people
+# (a role noun holds both labels; a thing's do not), and the prefix alone told the label.
+GROUPS = ("person", "thing")
 
 
 def balance_by_hypothesis(
@@ -83,7 +89,8 @@ def balance_mpte(
 ) -> np.ndarray | None:
     """:func:`compsem.builders.rnpc.tasks.balance` for MPTE ``candidates``
     (:class:`~compsem.builders.rnpc.tasks.Candidates`): few items whose hypothesis, the kept
-    modifier and the kind of N' it shows, decides the label."""
+    modifier and the kind of N' it shows, decides the label; and items about people and about
+    things in equal numbers of each label (:data:`GROUPS`)."""
     hypothesis = candidates.hypothesis.astype(str)
     kept = np.char.startswith(hypothesis, "m2").astype(int)
     phrases = candidates.phrases[candidates.phrase]
@@ -96,6 +103,20 @@ def balance_mpte(
     shown = np.where(relation == "role", "role", np.where(person, "person", relation))
     visible = np.char.add(np.char.add(visible.astype(str), "|"), shown.astype(str))
     cells = candidates.combo + "|" + candidates.rule
-    return balance_by_hypothesis(
-        candidates.label, visible, cells, quotas, rng, spread_take, strict=strict
-    )
+    chosen = []
+    for index, group in enumerate((person, ~person)):
+        members = np.flatnonzero(group)
+        shares = [quota // len(GROUPS) + (index < quota % len(GROUPS)) for quota in quotas]
+        picked = balance_by_hypothesis(
+            candidates.label[members],
+            visible[members],
+            cells[members],
+            shares,
+            rng,
+            spread_take,
+            strict=strict,
+        )
+        if picked is None:
+            return None
+        chosen.append(members[picked])
+    return np.sort(np.concatenate(chosen))
