@@ -38,11 +38,14 @@ def balance_by_hypothesis(
     spread_take,
     single_share: float = SINGLE_SHARE,
     strict: bool = False,
+    families: np.ndarray | None = None,
 ) -> np.ndarray | None:
     """Indices of ``quotas[label]`` candidates per label (None if some label has too few).
     ``visible``: each candidate's hypothesis-visible stratum; ``cells``: its (combo, rule).
     Binary labels: a stratum that holds both gives each the same number of items, so the
     stratum says nothing of the label; ``spread_take`` spreads a count evenly over groups.
+    ``families``: each candidate's family of strata (the same for a stratum's candidates); the
+    pairs are spread evenly over families first, then over the strata of each.
     ``strict``: None also when the two-label strata cannot give their full share."""
     names, stratum = np.unique(visible, return_inverse=True)
     counts = np.zeros((len(names), 2), dtype=np.int64)
@@ -52,8 +55,10 @@ def balance_by_hypothesis(
     if strict and capacity.sum() < wanted:
         return None
     wanted = min(wanted, int(capacity.sum()))
-    groups = np.repeat(np.arange(len(names)), capacity)
-    pairs = np.bincount(groups[spread_take(groups, wanted, rng)], minlength=len(names))
+    family = np.zeros(len(names), dtype=np.int64)
+    if families is not None:
+        family[stratum] = np.unique(families, return_inverse=True)[1]
+    pairs = _spread_pairs(capacity, family, wanted, rng, spread_take)
     keys = np.char.add(np.char.add(visible.astype(str), "|"), cells.astype(str))
     chosen = []
     for label, quota in enumerate(quotas):
@@ -77,6 +82,19 @@ def balance_by_hypothesis(
             taken += [single, others[spread_take(cells[others], need - len(single), rng)]]
         chosen.extend(taken)
     return np.sort(np.concatenate(chosen))
+
+
+def _spread_pairs(capacity, family, wanted: int, rng, spread_take) -> np.ndarray:
+    """Pairs per stratum: ``wanted`` spread evenly over families, then over their strata."""
+    units = np.repeat(family, capacity)
+    per_family = np.bincount(units[spread_take(units, wanted, rng)], minlength=family.max() + 1)
+    pairs = np.zeros(len(capacity), dtype=np.int64)
+    for index in np.flatnonzero(per_family):
+        members = np.flatnonzero(family == index)
+        groups = np.repeat(members, capacity[members])
+        taken = groups[spread_take(groups, int(per_family[index]), rng)]
+        pairs += np.bincount(taken, minlength=len(capacity))
+    return pairs
 
 
 def balance_mpte(
@@ -103,6 +121,12 @@ def balance_mpte(
     shown = np.where(relation == "role", "role", np.where(person, "person", relation))
     visible = np.char.add(np.char.add(visible.astype(str), "|"), shown.astype(str))
     cells = candidates.combo + "|" + candidates.rule
+    # a family: the kept modifier's attribute with the kind of N' shown. RNPC's lexicon gives
+    # each modifier an attribute (§4); spread over words alone, the many nationality words
+    # took most pairs (a fake Swiss watch that is a gift: a Swiss gift?)
+    attributes = vocabulary.modifiers["attribute"].astype(str)
+    attribute = attributes[phrases[np.arange(len(phrases)), kept]]
+    families = np.char.add(np.char.add(attribute.astype(str), "|"), shown.astype(str))
     chosen = []
     for index, group in enumerate((person, ~person)):
         members = np.flatnonzero(group)
@@ -115,6 +139,7 @@ def balance_mpte(
             rng,
             spread_take,
             strict=strict,
+            families=families[members],
         )
         if picked is None:
             return None
