@@ -14,6 +14,7 @@ also let datatrove share a source out evenly. Reuters articles are short and sta
 from __future__ import annotations
 
 import datetime as dt
+import gzip
 import html
 import json
 import re
@@ -167,3 +168,71 @@ def brown(package: Path) -> tuple[list[dict], dict]:
     for genre in genres.values():
         counts[genre] = counts.get(genre, 0) + 1
     return records, {"texts": len(genres), "genres": dict(sorted(counts.items()))}
+
+
+# GCIDE in dictd form: ``gcide.index`` lists each headword with its entry's offset and length in
+# ``gcide.dict.dz`` (gzip-readable), both in dictd's base-64 digits. An entry's first line names
+# the headword, its pronunciation and part of speech, and its etymology in brackets, which may
+# run on over the next lines; then come senses and quotations in blocks apart by blank lines, each
+# closed by its source in brackets. Blocks from WordNet 1.5 are dropped: WordNet's own glosses are
+# the ``wordnet_glosses`` source already.
+_DICTD_DIGITS = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/"
+_GCIDE_DATA = Path("usr/share/dictd")
+_BRACKETED = re.compile(r"\[[^\[\]]*\]")  # labels ([Obs.]), sources ([1913 Webster]), etymologies
+# A quotation's attribution ends its line: "--Shak.", "--Luke xii. 14." ("-- called also" is
+# prose: lower case).
+_ATTRIBUTION = re.compile(r"\s*--\s*[A-Z].*$", re.MULTILINE)
+# A run-on form written with its pronunciation marks: He*t"ric, Coun"ter*feit.
+_MARKED_FORM = re.compile(r"\S*[A-Za-z][*\"`][A-Za-z]\S*")
+# Sense numbers ("2."), sub-sense letters ("(b)") and field labels ("(Zool.)", "(Naut. & Mil.)").
+_SENSE_LABEL = re.compile(r"(?:(?<=\s)|^)(?:\d+\.|\([a-z]\)|\((?:[A-Z][a-z]*\.\s?&?\s?)+\))(?=\s)")
+
+
+def dictd_number(digits: str) -> int:
+    """A number written in dictd's base-64 digits."""
+    value = 0
+    for digit in digits:
+        value = value * 64 + _DICTD_DIGITS.index(digit)
+    return value
+
+
+def gcide_entry_text(entry: str) -> str:
+    """An entry's definitions, notes and quotations as running text: the head line (with an
+    etymology that runs on) dropped, WordNet 1.5 blocks and synonym lists dropped, bracketed
+    labels, attributions and sense labels removed, cross-reference braces unwrapped."""
+    lines = entry.split("\n")
+    depth, start = lines[0].count("[") - lines[0].count("]"), 1
+    while depth > 0 and start < len(lines):
+        depth += lines[start].count("[") - lines[start].count("]")
+        start += 1
+    kept = []
+    for block in re.split(r"\n\s*\n", "\n".join(lines[start:])):
+        if "[WordNet 1.5]" in block or block.lstrip().startswith("Syn:"):
+            continue
+        text = _BRACKETED.sub(" ", _ATTRIBUTION.sub("", block)).replace("{", "").replace("}", "")
+        text = _MARKED_FORM.sub("", text)
+        text = " ".join(_SENSE_LABEL.sub("", " ".join(text.split())).split())
+        if len(text.split()) >= 3:  # a leftover form or label is no text to parse
+            kept.append(text)
+    return " ".join(kept)
+
+
+def gcide(package: Path) -> tuple[list[dict], dict]:
+    """Every entry of the dictionary (each once, however many headwords point to it) as passages
+    of its definitions, notes and literary quotations, ids ``gcide-<entry>-<n>``; no dates."""
+    folder = package / _GCIDE_DATA
+    spans = set()
+    for line in (folder / "gcide.index").read_text("utf-8", errors="replace").splitlines():
+        headword, offset, length = line.split("\t")
+        if headword and not headword.startswith("00-database"):  # the file's own metadata
+            spans.add((dictd_number(offset), dictd_number(length)))
+    with gzip.open(folder / "gcide.dict.dz") as handle:
+        data = handle.read()
+    records, empty = [], 0
+    for entry, (offset, length) in enumerate(sorted(spans)):
+        text = gcide_entry_text(data[offset : offset + length].decode("utf-8", errors="replace"))
+        empty += not text
+        sentences = [s for s in _SENTENCE_END.split(text) if s]
+        for index, passage in enumerate(passages(sentences)):
+            records.append({"id": f"gcide-{entry:06d}-{index:02d}", "date": None, "text": passage})
+    return records, {"entries": len(spans), "entries_without_text": empty}

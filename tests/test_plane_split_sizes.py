@@ -143,8 +143,9 @@ def test_a_noun_sampled_with_one_label_gets_its_other_label_by_a_swap():
 
 @pytest.mark.parametrize("flag", [[], ["--validation-fraction", "0.3"]])
 def test_validation_share_is_each_regimes_default_unless_the_flag_sets_every_regime(flag, tmp_path):
-    """One-IT's validation takes less of the rows than GOoD's by default; --validation-fraction,
-    where given, is validation's share in every regime, and the partition aims at it."""
+    """GOoD's and One-IT's validation take less of the rows than in-distribution's by default;
+    --validation-fraction, where given, is validation's share in every regime, and the partition
+    aims at it."""
     args = build_parser().parse_args(["build", "plane", "--out", "hub/plane", *flag])
     settings = setting_values(args, PlaneConfig)
     expected = {regime: 0.3 for regime in VALIDATION_FRACTIONS} if flag else VALIDATION_FRACTIONS
@@ -154,4 +155,5 @@ def test_validation_share_is_each_regimes_default_unless_the_flag_sets_every_reg
             share = expected[config.regime]
             assert built.validation_share == share
             assert built.partition_shares[1] == pytest.approx((1 - built.test_fraction) * share)
-    assert flag or VALIDATION_FRACTIONS["one_it"] < VALIDATION_FRACTIONS["goood"]
+    defaults = VALIDATION_FRACTIONS
+    assert flag or defaults["goood"] == defaults["one_it"] < defaults["in_distribution"]

@@ -56,7 +56,7 @@ _HOMEPAGE = "https://aclanthology.org/2022.coling-1.359"
 class Plane(TableBuilder):
     """PLANE generated from a corpus, an adjective lexicon and WordNet, one config per regime."""
 
-    VERSION = datasets.Version("3.2.0")
+    VERSION = datasets.Version("3.3.0")
     BUILDER_CONFIG_CLASS = PlaneConfig
     BUILDER_CONFIGS = BUILDER_CONFIGS + ORIGINAL_CONFIGS
     DEFAULT_CONFIG_NAME = "goood_split_1"
