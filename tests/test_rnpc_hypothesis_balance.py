@@ -48,3 +48,19 @@ def test_too_few_candidates_of_a_label_give_none(quota):
     labels, visible, cells = candidates()
     rng = np.random.default_rng(0)
     assert balance_by_hypothesis(labels, visible, cells, [quota, quota], rng, spread_take) is None
+
+
+def test_pairs_spread_over_families_before_strata():
+    """Issue 25: spread over strata alone, an attribute of many words (72 nationalities) took
+    most pairs; with families (an attribute) each family gets an even share first."""
+    visible = np.repeat(["swiss", "french", "dutch", "red"], 20)
+    labels = np.tile(np.repeat([0, 1], 10), 4)
+    families = np.where(visible == "red", "colour", "nationality")
+    cells = np.array(["c"] * len(labels))
+    rng = np.random.default_rng(0)
+    chosen = balance_by_hypothesis(
+        labels, visible, cells, [8, 8], rng, spread_take, single_share=0, families=families
+    )
+    assert Counter(families[chosen]) == {"colour": 8, "nationality": 8}
+    alone = balance_by_hypothesis(labels, visible, cells, [8, 8], rng, spread_take, single_share=0)
+    assert Counter(families[alone])["colour"] == 4  # two pairs of eight, one stratum of four

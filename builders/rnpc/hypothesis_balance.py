@@ -21,6 +21,12 @@ import numpy as np
 from compsem.builders.rnpc.noun_phrases import Vocabulary
 
 SINGLE_SHARE = 0.25  # of each label, from strata whose hypothesis decides it (the easy items)
+# Who an item is about, which its sentence prefix shows (He/She/They are … or This is …).
+# RNPC draws MPTE from the same noun phrases as its other tasks, about people and things alike
+# (§4; its examples: a former president, a fake gun, fraudulent claims), and says nothing of a
+# share, so each group gets half of each label. Without it the balancing above favours people
+# (a role noun holds both labels; a thing's do not), and the prefix alone told the label.
+GROUPS = ("person", "thing")
 
 
 def balance_by_hypothesis(
@@ -32,11 +38,14 @@ def balance_by_hypothesis(
     spread_take,
     single_share: float = SINGLE_SHARE,
     strict: bool = False,
+    families: np.ndarray | None = None,
 ) -> np.ndarray | None:
     """Indices of ``quotas[label]`` candidates per label (None if some label has too few).
     ``visible``: each candidate's hypothesis-visible stratum; ``cells``: its (combo, rule).
     Binary labels: a stratum that holds both gives each the same number of items, so the
     stratum says nothing of the label; ``spread_take`` spreads a count evenly over groups.
+    ``families``: each candidate's family of strata (the same for a stratum's candidates); the
+    pairs are spread evenly over families first, then over the strata of each.
     ``strict``: None also when the two-label strata cannot give their full share."""
     names, stratum = np.unique(visible, return_inverse=True)
     counts = np.zeros((len(names), 2), dtype=np.int64)
@@ -46,8 +55,10 @@ def balance_by_hypothesis(
     if strict and capacity.sum() < wanted:
         return None
     wanted = min(wanted, int(capacity.sum()))
-    groups = np.repeat(np.arange(len(names)), capacity)
-    pairs = np.bincount(groups[spread_take(groups, wanted, rng)], minlength=len(names))
+    family = np.zeros(len(names), dtype=np.int64)
+    if families is not None:
+        family[stratum] = np.unique(families, return_inverse=True)[1]
+    pairs = _spread_pairs(capacity, family, wanted, rng, spread_take)
     keys = np.char.add(np.char.add(visible.astype(str), "|"), cells.astype(str))
     chosen = []
     for label, quota in enumerate(quotas):
@@ -73,6 +84,19 @@ def balance_by_hypothesis(
     return np.sort(np.concatenate(chosen))
 
 
+def _spread_pairs(capacity, family, wanted: int, rng, spread_take) -> np.ndarray:
+    """Pairs per stratum: ``wanted`` spread evenly over families, then over their strata."""
+    units = np.repeat(family, capacity)
+    per_family = np.bincount(units[spread_take(units, wanted, rng)], minlength=family.max() + 1)
+    pairs = np.zeros(len(capacity), dtype=np.int64)
+    for index in np.flatnonzero(per_family):
+        members = np.flatnonzero(family == index)
+        groups = np.repeat(members, capacity[members])
+        taken = groups[spread_take(groups, int(per_family[index]), rng)]
+        pairs += np.bincount(taken, minlength=len(capacity))
+    return pairs
+
+
 def balance_mpte(
     candidates,
     vocabulary: Vocabulary,
@@ -83,7 +107,8 @@ def balance_mpte(
 ) -> np.ndarray | None:
     """:func:`compsem.builders.rnpc.tasks.balance` for MPTE ``candidates``
     (:class:`~compsem.builders.rnpc.tasks.Candidates`): few items whose hypothesis, the kept
-    modifier and the kind of N' it shows, decides the label."""
+    modifier and the kind of N' it shows, decides the label; and items about people and about
+    things in equal numbers of each label (:data:`GROUPS`)."""
     hypothesis = candidates.hypothesis.astype(str)
     kept = np.char.startswith(hypothesis, "m2").astype(int)
     phrases = candidates.phrases[candidates.phrase]
@@ -96,6 +121,27 @@ def balance_mpte(
     shown = np.where(relation == "role", "role", np.where(person, "person", relation))
     visible = np.char.add(np.char.add(visible.astype(str), "|"), shown.astype(str))
     cells = candidates.combo + "|" + candidates.rule
-    return balance_by_hypothesis(
-        candidates.label, visible, cells, quotas, rng, spread_take, strict=strict
-    )
+    # a family: the kept modifier's attribute with the kind of N' shown. RNPC's lexicon gives
+    # each modifier an attribute (§4); spread over words alone, the many nationality words
+    # took most pairs (a fake Swiss watch that is a gift: a Swiss gift?)
+    attributes = vocabulary.modifiers["attribute"].astype(str)
+    attribute = attributes[phrases[np.arange(len(phrases)), kept]]
+    families = np.char.add(np.char.add(attribute.astype(str), "|"), shown.astype(str))
+    chosen = []
+    for index, group in enumerate((person, ~person)):
+        members = np.flatnonzero(group)
+        shares = [quota // len(GROUPS) + (index < quota % len(GROUPS)) for quota in quotas]
+        picked = balance_by_hypothesis(
+            candidates.label[members],
+            visible[members],
+            cells[members],
+            shares,
+            rng,
+            spread_take,
+            strict=strict,
+            families=families[members],
+        )
+        if picked is None:
+            return None
+        chosen.append(members[picked])
+    return np.sort(np.concatenate(chosen))

@@ -122,14 +122,19 @@ def strata(task: str, vocabulary: Vocabulary) -> np.ndarray:
     return np.char.add(category, detail)
 
 
-def noun_pool(task: str, inputs: TaskInputs) -> np.ndarray:
-    """The nouns a task may use: EPC's need an event, MPTE's a second noun."""
+def noun_pools(task: str, inputs: TaskInputs) -> list[np.ndarray]:
+    """The nouns a task may use, in the groups it draws alike: EPC's need an event; MPTE's a
+    second noun, and it draws people and things in equal numbers (as its balancing keeps them,
+    :data:`~compsem.builders.rnpc.hypothesis_balance.GROUPS`): drawn together, the many
+    modifiers that fit people only would leave few phrases about things."""
     names = inputs.vocabulary.nouns["noun"]
     if task == "epc":
-        return np.flatnonzero(np.isin(names, list(inputs.events)))
+        return [np.flatnonzero(np.isin(names, list(inputs.events)))]
     if task == "mpte":
-        return np.flatnonzero([bool(options) for options in inputs.second_nouns])
-    return np.arange(len(names))
+        has = np.array([bool(options) for options in inputs.second_nouns])
+        person = np.asarray(inputs.vocabulary.nouns["supersense"]) == "person"
+        return [np.flatnonzero(has & person), np.flatnonzero(has & ~person)]
+    return [np.arange(len(names))]
 
 
 def sample_stratified(
@@ -141,12 +146,12 @@ def sample_stratified(
     rng: np.random.Generator,
 ) -> np.ndarray:
     """Distinct phrases from ``draws`` draws shared equally by the (M1 stratum, M2 stratum)
-    pairs."""
+    pairs and, within each, by the task's noun groups."""
     vocabulary = inputs.vocabulary
     stratum = strata(task, vocabulary)
-    nouns = noun_pool(task, inputs)
+    pools = noun_pools(task, inputs)
     pairs = [(a, b) for a in np.unique(stratum[first]) for b in np.unique(stratum[second])]
-    per_pair = -(-draws // max(len(pairs), 1))
+    per_pair = -(-draws // max(len(pairs) * len(pools), 1))
     phrases = [
         sample_phrases(
             vocabulary,
@@ -157,6 +162,7 @@ def sample_stratified(
             rng,
         )
         for a, b in pairs
+        for nouns in pools
     ]
     phrases = np.concatenate(phrases) if phrases else np.empty((0, 3), dtype=np.int64)
     _, keep = np.unique(phrases, axis=0, return_index=True)
@@ -407,7 +413,9 @@ def generate(
         phrases = sample_stratified(task, inputs, first, second, draws, rng)
         options = inputs.second_nouns if task == "mpte" else None
         candidates = label_candidates(task, inputs.vocabulary, phrases, options)
-        exhausted = len(phrases) < draws / 4 or draws >= MAX_DRAWS_PER_ITEM * sum(quotas)
+        # exhausted when draws mostly repeat phrases (fewer than one new in 16; MPTE's phrases
+        # about things repeat early, yet twice the draws still double its two-label pairs)
+        exhausted = len(phrases) < draws / 16 or draws >= MAX_DRAWS_PER_ITEM * sum(quotas)
         # MPTE first asks for its full share of hypothesis-balanced items, and settles for
         # fewer only once the draws are exhausted
         chosen = (
