@@ -116,7 +116,7 @@ def balance_mpte(
     visible = modifiers[phrases[np.arange(len(phrases)), kept]]
     # N' shows a role noun (father, gift), a person hypernym or co-hyponym (one word list), or
     # another hypernym (weapon, animal)
-    person = vocabulary.nouns["supersense"][phrases[:, 2]] == "person"
+    person = vocabulary.names_people[phrases[:, 2]]
     relation = np.char.partition(hypothesis, ":")[:, 2]
     shown = np.where(relation == "role", "role", np.where(person, "person", relation))
     visible = np.char.add(np.char.add(visible.astype(str), "|"), shown.astype(str))
@@ -126,7 +126,7 @@ def balance_mpte(
     # took most pairs (a fake Swiss watch that is a gift: a Swiss gift?)
     attributes = vocabulary.modifiers["attribute"].astype(str)
     attribute = attributes[phrases[np.arange(len(phrases)), kept]]
-    families = np.char.add(np.char.add(attribute.astype(str), "|"), shown.astype(str))
+    families = np.char.add(np.char.add(attribute, "|"), shown.astype(str))
     chosen = []
     for index, group in enumerate((person, ~person)):
         members = np.flatnonzero(group)

@@ -54,6 +54,12 @@ class Vocabulary:
     fits: np.ndarray
     stacks: np.ndarray
 
+    @property
+    def names_people(self) -> np.ndarray:
+        """Per noun, whether it names people (WordNet supersense ``person``): what the sentence
+        prefix shows (He/She/They are, or This/These are) and the rules read."""
+        return np.asarray(self.nouns["supersense"]) == "person"
+
 
 def _columns(table: pa.Table) -> dict[str, np.ndarray]:
     return {name: np.array(table[name].to_pylist(), dtype=object) for name in table.column_names}

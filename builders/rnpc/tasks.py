@@ -132,7 +132,7 @@ def noun_pools(task: str, inputs: TaskInputs) -> list[np.ndarray]:
         return [np.flatnonzero(np.isin(names, list(inputs.events)))]
     if task == "mpte":
         has = np.array([bool(options) for options in inputs.second_nouns])
-        person = np.asarray(inputs.vocabulary.nouns["supersense"]) == "person"
+        person = inputs.vocabulary.names_people
         return [np.flatnonzero(has & person), np.flatnonzero(has & ~person)]
     return [np.arange(len(names))]
 
@@ -180,7 +180,7 @@ def label_candidates(
     names = sorted(set(signatures))
     code = np.array([names.index(s) for s in signatures])
     n = len(names)
-    person = np.asarray(vocabulary.nouns["supersense"])[phrases[:, 2]] == "person"
+    person = vocabulary.names_people[phrases[:, 2]]
     pair = person * n * n + code[phrases[:, 0]] * n + code[phrases[:, 1]]
     combos = np.array(
         [f"{CATEGORY_CODES[a[0]]}-{CATEGORY_CODES[b[0]]}" for a in names for b in names] * 2,
