@@ -10,6 +10,7 @@ import pytest
 from datasets import load_dataset
 
 from compsem.builders.rnpc.agreement import (
+    event_stance,
     label_row,
     negated,
     release_slots,
@@ -42,7 +43,7 @@ MPTE = """id,combo,source NP,premise,hypothesis,label
 7,pri-int,a fake black gun,It is a fake black gun. It is a toy.,It is a fake toy.,entailment
 """
 EPC = """id,combo,source NP,first_event,second_event,label
-1,pri-int,a fake black gun,A gun fires bullets.,A fake black gun fires bullets.,less_likely
+1,pri-int,a fake black gun,A gun can fire bullets.,A fake black gun can fire bullets.,less_likely
 2,int-int,a red loaded gun,A gun fires bullets.,A red loaded gun fires bullets.,more_likely
 3,int-int,a red old car,A car carries passengers.,A red old car carries passengers.,equally_likely
 """
@@ -175,32 +176,63 @@ def test_a_denied_event_turns_a_privative_round(slots):
     row = {
         "modifier1": "fake",
         "modifier2": "black",
+        "noun": "gun",
         "m1_category": "privative",
         "m2_category": "intersective",
+        "event1": "A gun cannot fire bullets.",
         "event2": "A fake black gun cannot fire bullets.",
     }
-    assert label_row("epc", row, slots)["rule"] == "privative_negated_event"
-    assert (
-        label_row("epc", row | {"event2": "A fake black gun fires bullets."}, slots)["label"] == 0
-    )
+    assert label_row("epc", row, slots)["rule"] == "privative_against_nature"
+    stated = row | {
+        "event1": "A gun can fire bullets.",
+        "event2": "A fake black gun can fire bullets.",
+    }
+    assert label_row("epc", stated, slots)["label"] == 0
 
 
-def test_a_denial_with_a_privative_is_more_plausible_whatever_the_other_modifier(slots):
-    """Issue 25: the other modifier's effect (big: unclear) no longer hides the denial."""
+def test_an_event_stands_with_or_against_what_the_noun_is():
+    """Issue 25: a denial, bad news of a good or neutral N and good news of a harmful N go
+    against N's nature; news of N's own valence and what N can do are in keeping with it; a
+    neutral statement says neither. The noun phrase's own words are read apart (gun is -1.4)."""
+
+    def stance(event1, noun="painting", event2=None):
+        row = {"modifier1": "fake", "modifier2": "big", "noun": noun, "event1": event1}
+        return event_stance(row | {"event2": event2 or event1})
+
+    assert stance("A painting cannot be sold.") == "against"
+    assert stance("A painting is worthless and gets rejected.") == "against"
+    assert stance("A painting is admired and loved.") == "in_keeping"
+    assert stance("A gun is harmless.", "gun") == "against"
+    assert stance("A gun can kill people.", "gun") == "in_keeping"
+    assert stance("A plane can carry people.", "plane") == "in_keeping"  # what N can do
+    assert stance("A painting is brown.") == "unread"
+    assert stance("A gun fires bullets.", "gun") == "unread"  # no valence, no ability
+
+
+def test_a_privative_moves_events_by_their_stance_whatever_the_other_modifier(slots):
+    """Issue 25: the other modifier's effect (big: unclear) does not hide what a privative
+    does: an event against N's nature more plausible, one in keeping with it less."""
     row = {
         "modifier1": "fake",
         "modifier2": "big",
+        "noun": "gun",
         "m1_category": "privative",
         "m2_category": "subsective",
         "event1": "A gun cannot fire bullets.",
         "event2": "A fake big gun cannot fire bullets.",
     }
     assert (label_row("epc", row, slots)["rule"], label_row("epc", row, slots)["label"]) == (
-        "privative_negated_event",
+        "privative_against_nature",
         2,
     )
-    positive = row | {"event1": "A gun fires bullets.", "event2": "A fake big gun fires bullets."}
-    assert label_row("epc", positive, slots)["label"] is None  # big's effect is unclear
+    killing = row | {
+        "event1": "A gun can kill people.",
+        "event2": "A fake big gun can kill people.",
+    }
+    reading = label_row("epc", killing, slots)
+    assert (reading["rule"], reading["label"]) == ("privative_m1", 0)
+    brown = row | {"event1": "A gun is brown.", "event2": "A fake big gun is brown."}
+    assert label_row("epc", brown, slots)["label"] is None  # a neutral event: left out
 
 
 def test_epc_compares_only_the_modifier_event_one_lacks(slots):
@@ -209,14 +241,15 @@ def test_epc_compares_only_the_modifier_event_one_lacks(slots):
     row = {
         "modifier1": "red",
         "modifier2": "toy",
+        "noun": "gun",
         "m1_category": "intersective",
         "m2_category": "privative",
-        "event1": "A toy gun fires bullets.",
-        "event2": "A red toy gun fires bullets.",
+        "event1": "A toy gun can fire bullets.",
+        "event2": "A red toy gun can fire bullets.",
     }
     reading = label_row("epc", row, slots)
     assert (reading["hypothesis"], reading["rule"], reading["label"]) == ("m2", "effect_equal", 1)
-    bare = label_row("epc", row | {"event1": "A gun fires bullets."}, slots)
+    bare = label_row("epc", row | {"event1": "A gun can fire bullets."}, slots)
     assert (bare["hypothesis"], bare["rule"], bare["label"]) == ("n", "privative_m2", 0)
     both = label_row("epc", row | {"event1": "A red toy gun is sold."}, slots)
     assert (both["hypothesis"], both["label"]) == ("both_held", None)
@@ -224,10 +257,11 @@ def test_epc_compares_only_the_modifier_event_one_lacks(slots):
     under = {
         "modifier1": "fake",
         "modifier2": "red",
+        "noun": "gun",
         "m1_category": "privative",
         "m2_category": "intersective",
-        "event1": "A fake gun fires bullets.",
-        "event2": "A fake red gun fires bullets.",
+        "event1": "A fake gun can fire bullets.",
+        "event2": "A fake red gun can fire bullets.",
     }
     reading = label_row("epc", under, slots)
     assert (reading["hypothesis"], reading["label"]) == ("m1", None)

@@ -24,9 +24,12 @@ from compsem.builders.rnpc.second_nouns import head_noun, names_people, noun_rel
 from compsem.loading_scripts.rnpc_release import derived_kind, read_original_task, release_entries
 from compsem.resources.lexicon import LexiconError
 from compsem.resources.modifiers import ModifierLexicon, load_modifier_lexicon
+from compsem.resources.valence import sentence_valence, word_valence
 
 TASKS = ("spte", "mpte", "epc")
 _NEGATION = re.compile(r"\b(?:not|never|no|cannot|nobody|nothing|none)\b|n't\b")
+# an event of what N can do: its function, whatever the words' valence (a plane can carry people)
+_ABILITY = re.compile(r"\b(?:can|could|able)\b")
 # RNPC's attribute names where compsem's rules name the same thing otherwise
 _RNPC_ATTRIBUTES = {"color": "colour", "origin": "provenance", "possibility": "modality"}
 # a modifier both EPC events hold: it bears on neither side of the comparison
@@ -122,6 +125,26 @@ def negated(event: str) -> bool:
     return bool(_NEGATION.search(event.lower()))
 
 
+def event_stance(row: dict) -> str:
+    """How a release row's event stands to what N is (:data:`~compsem.builders.rnpc.rules.
+    EVENT_STANCES`), ``unread`` where its words do not say. A denial goes against N's nature; so
+    does an event whose valence (VADER, on event 1 without the modifiers) is opposite to the
+    noun's: bad news of a good or neutral N (a painting has little value), good news of a
+    harmful one (a gun is harmless). An event of the noun's own valence is in keeping with it,
+    and so is a neutral one that says what N can do."""
+    if negated(row["event2"]):
+        return "against"
+    noun = row.get("noun") or ""
+    # the noun phrase's own words are read apart: a gun is harmless is good news of a gun
+    phrase = set(_words(" ".join([row["modifier1"] or "", row["modifier2"] or "", noun])))
+    event = " ".join(w for w in row["event1"].split() if w.lower().strip(".,;!?") not in phrase)
+    valence = sentence_valence(event)
+    if valence == 0:
+        return "in_keeping" if _ABILITY.search(event.lower()) else "unread"
+    harmful = word_valence(noun) < 0
+    return "in_keeping" if (valence < 0) == harmful else "against"
+
+
 def second_noun(premise: str) -> str:
     """N' of an MPTE premise: the head of its last sentence ('... He is a father.')."""
     sentences = [s for s in re.split(r"(?<=[.!?])\s+", premise.strip()) if s.strip()]
@@ -139,7 +162,7 @@ def label_row(task: str, row: dict, slots: dict) -> dict:
     if task == "epc" and _epc_readable(kind, m1):
         # a modifier event 1 already holds is in both events: only the added one can move E
         m1, m2 = (_HELD if kind == held else slot_ for held, slot_ in (("m1", m1), ("m2", m2)))
-        outcome = epc(m1, m2, negated(row["event2"]))
+        outcome = epc(m1, m2, event_stance(row))
     elif task == "spte" and kind:
         outcome = spte(kind, m1, m2, names_people(row["noun"]))
     elif task == "mpte" and kind and second_noun(row["premise"]):

@@ -23,6 +23,11 @@ MPTE_HYPOTHESES = ("m1", "m2")  # P Det M N' with M = M1 or M2
 # true of the same entity (a surgeon who is a pianist), or a role any such entity can hold
 # (a surgeon who is a father; a gun that is a gift).
 RELATIONS = ("hypernym", "co_hyponym", "role")
+# How an EPC event stands to what N is by nature: in keeping with it (what N does, is for or is
+# valued for; for a harmful N, the harm it does) or against it (N failing at it, denied it, worth
+# little, harmless). A privative takes away what makes an N an N, so it moves the two apart.
+# "unread": the event's words say neither (a painting is brown); no privative rule reads it.
+EVENT_STANCES = ("in_keeping", "against", "unread")
 
 # Privative attributes by what they negate.
 ROLE_ENDING = {"time", "status_loss", "deputyship"}  # the role of N ends or is only delegated
@@ -234,16 +239,26 @@ RULES = {
         "(not a material or imitation M2, which the item keeps)",
         "This is a failed temporary truce. This is a ceasefire. ⊭ This is a temporary ceasefire.",
     ),
-    "privative_m1": _rule("epc", 0, "M1 is privative over M2 N", "A fake black gun fires bullets."),
-    "privative_m2": _rule(
-        "epc", 0, "M2 is privative over N, M1 is not", "A black toy gun fires bullets."
+    "privative_m1": _rule(
+        "epc",
+        0,
+        "M1 is privative over M2 N and the event is in keeping with what N is (what it does, is "
+        "for or is valued for; for a harmful N, its harm)",
+        "A fake black gun fires bullets. An alleged violent thief steals a car.",
     ),
-    "privative_negated_event": _rule(
+    "privative_m2": _rule(
+        "epc",
+        0,
+        "M2 is privative over N, M1 is not, and the event is in keeping with what N is",
+        "A black toy gun fires bullets.",
+    ),
+    "privative_against_nature": _rule(
         "epc",
         2,
-        "the event denies something of N (not, never, no longer) and a privative modifier is "
-        "added (its scope not in doubt): what a privative withholds from N, a denial states",
-        "A fake black gun cannot fire bullets.",
+        "the event goes against what N is by nature (denies it, says N fails, is worth little or, "
+        "for a harmful N, is harmless) and a privative modifier is added (its scope not in "
+        "doubt): what a privative takes from N, such an event states",
+        "A fake black gun cannot fire bullets. A fake painting has little value.",
     ),
     "effect_more": _rule(
         "epc",
@@ -429,10 +444,12 @@ def _mpte_m2_intersective(m1: Slot, m2: Slot) -> tuple[str, int] | None:
     return None  # an alleged Russian spy; a fictional French detective
 
 
-def epc(m1: Slot, m2: Slot, negated: bool = False) -> tuple[str, int] | None:
+def epc(m1: Slot, m2: Slot, stance: str = "in_keeping") -> tuple[str, int] | None:
     """Is ``Det M1 M2 N E`` less (0), equally (1) or more (2) plausible than ``Det N E``?
-    ``negated``: E denies something of N (*cannot fire*, *is no longer used*): with a privative
-    the denial is more plausible. Generated events are defining events, stated or denied.
+    ``stance`` (:data:`EVENT_STANCES`): whether E is in keeping with what N is by nature or goes
+    against it; with a privative the first is less plausible and the second more. Generated
+    events are defining events, stated (in keeping) or denied (against). The effect table
+    reads an unread event as one in keeping with N.
 
     A privative over N lowers a defining event; otherwise the attribute-effect table decides.
     Left out: effects the table calls unclear, a privative M1 over an M2 that itself changes the
@@ -440,16 +457,17 @@ def epc(m1: Slot, m2: Slot, negated: bool = False) -> tuple[str, int] | None:
     toy gun), and modifiers pulling both ways (a loaded broken gun)."""
     if ambiguous_scope(m1, m2):
         return None
-    if negated and "privative" in (m1.category, m2.category):
-        # what a privative denies of N (a fake gun need not fire), an event that denies it
-        # states: whatever the other modifier's effect, the denial is more plausible
-        return "privative_negated_event", 2
-    if "unclear" in (m1.effect, m2.effect):
-        return None
+    privative = "privative" in (m1.category, m2.category)
+    if stance == "against" and privative:
+        # what a privative takes from N (a fake gun need not fire), an event against N's nature
+        # states: whatever the other modifier's effect, it is more plausible
+        return "privative_against_nature", 2
+    if stance == "unread" and privative:
+        return None  # which way a privative moves an event rests on what the event says
     outcome = _epc_positive(m1, m2)
-    if not negated or outcome is None or outcome[1] == 1:
+    if stance != "against" or outcome is None or outcome[1] == 1:
         return outcome
-    return None  # an effect the table reads off a defining event says nothing sure of a denial
+    return None  # an effect the table reads off a defining event says nothing sure against it
 
 
 def _epc_positive(m1: Slot, m2: Slot) -> tuple[str, int] | None:
@@ -460,6 +478,8 @@ def _epc_positive(m1: Slot, m2: Slot) -> tuple[str, int] | None:
     if m2.category == "privative":
         return None if m1.effect == "more" else ("privative_m2", 0)
     effects = {m1.effect, m2.effect}
+    if "unclear" in effects:
+        return None  # what a privative takes away does not rest on the other's effect; this does
     if effects >= {"more", "less"}:
         return None
     if "more" in effects:

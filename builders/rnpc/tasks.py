@@ -62,7 +62,9 @@ def _mpte_candidate_rule(hypothesis: str, m1: Slot, m2: Slot, person: bool):
 RULE_FUNCTIONS = {
     "spte": spte_rule,
     "mpte": _mpte_candidate_rule,
-    "epc": lambda hypothesis, m1, m2, person: epc_rule(m1, m2, hypothesis == "denied"),
+    "epc": lambda hypothesis, m1, m2, person: epc_rule(
+        m1, m2, "against" if hypothesis == "denied" else "in_keeping"
+    ),
 }
 MAX_ROUNDS = 6
 MAX_DRAWS_PER_ITEM = 32  # bounds the search when a lexicon cannot fill every label
