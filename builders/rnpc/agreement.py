@@ -5,10 +5,11 @@ from what the row itself says: the categories of M1 and M2 from its ``combo``, t
 attribute and event effect from the modifier lexicon (the release's own ``int.csv``, ``sub.csv``
 and ``pri.csv`` when the folder has them, else the shipped one), which hypothesis it is (read
 off the hypothesis: SPTE's N / M2 N / M1 N, MPTE's kept modifier, EPC's modifier that event 1
-already holds) and, for MPTE, how the second premise's noun N' relates to N by WordNet
-(:func:`~compsem.builders.rnpc.second_nouns.noun_relation`).
-A row whose reading the rules leave out (ambiguous scope, an unclear event effect) counts as
-unlabelled. The report gives agreement with the human labels per task, combo and hypothesis
+already holds), for MPTE how the second premise's noun N' relates to N by WordNet
+(:func:`~compsem.builders.rnpc.second_nouns.noun_relation`), and for EPC how the event stands to
+what N is (:func:`event_stance`).
+A row whose reading the rules leave out (ambiguous scope, an unclear event effect, an event whose
+words do not say how it stands to N) counts as unlabelled. The report gives agreement with the human labels per task, combo and hypothesis
 type, so researchers who hold RNPC see exactly where the rules and people part.
 """
 
@@ -128,13 +129,13 @@ def negated(event: str) -> bool:
 def event_stance(row: dict) -> str:
     """How a release row's event stands to what N is (:data:`~compsem.builders.rnpc.rules.
     EVENT_STANCES`), ``unread`` where its words do not say. A denial goes against N's nature; so
-    does an event whose valence (VADER, on event 1 without the modifiers) is opposite to the
-    noun's: bad news of a good or neutral N (a painting has little value), good news of a
+    does an event whose valence (VADER, on event 1 without the noun phrase's words) is opposite
+    to the noun's: bad news of a good or neutral N (a painting has little value), good news of a
     harmful one (a gun is harmless). An event of the noun's own valence is in keeping with it,
     and so is a neutral one that says what N can do."""
     if negated(row["event2"]):
         return "against"
-    noun = row.get("noun") or ""
+    noun = row["noun"] or ""
     # the noun phrase's own words are read apart: a gun is harmless is good news of a gun
     phrase = set(_words(" ".join([row["modifier1"] or "", row["modifier2"] or "", noun])))
     event = " ".join(w for w in row["event1"].split() if w.lower().strip(".,;!?") not in phrase)
