@@ -110,6 +110,11 @@ def test_events_and_second_nouns_are_complete(nouns):
     events = load_events(nouns=nouns)
     assert len(set(events["noun"].to_pylist())) >= 150
     assert all(events["rationale"].to_pylist())
+    # every noun with an event has one in keeping with it and one against it
+    stances = {}
+    for row in events.to_pylist():
+        stances.setdefault(row["noun"], set()).add(row["stance"])
+    assert all(found == {"in_keeping", "against"} for found in stances.values())
     second = load_second_nouns()
     assert set(second["supersense"].to_pylist()) == {
         "person",
@@ -201,6 +206,19 @@ def test_unknown_selector_is_named(tmp_path, nouns):
 def test_malformed_noun_rows_are_named(tmp_path, row, message):
     with pytest.raises(LexiconError, match=message):
         load_nouns(write(tmp_path, "noun\tsynset\trole\n" + row, "nouns.tsv"))
+
+
+def test_an_events_file_without_stances_lists_events_in_keeping(tmp_path, nouns):
+    path = write(tmp_path, "noun\tevent\trationale\ngun\tfires bullets\tit shoots\n", "e.tsv")
+    assert load_events(path, nouns)["stance"].to_pylist() == ["in_keeping"]
+    path = write(tmp_path, "gun\tis harmless\tmade to shoot\tagainst\n", "e.tsv")
+    assert load_events(path, nouns)["stance"].to_pylist() == ["against"]
+
+
+def test_an_unknown_event_stance_is_named(tmp_path, nouns):
+    path = write(tmp_path, "gun\tis harmless\tmade to shoot\tunread\n", "e.tsv")
+    with pytest.raises(LexiconError, match="line 1: unknown stance 'unread'; use one of"):
+        load_events(path, nouns)
 
 
 def test_events_of_unknown_nouns_are_refused(tmp_path, nouns):

@@ -247,13 +247,13 @@ def test_mpte_is_about_people_and_things_alike_and_who_tells_no_label(challenge)
 def test_epc_labels_follow_privatives_and_the_effect_table(challenge, entries):
     frame = challenge["epc"]
     names = ["less", "equal", "more"]
-    denials = 0
+    stances = Counter()
     for row, m1, m2 in slots(frame, entries):
         assert "unclear" not in (m1["effect"], m2["effect"])
         assert (row.m1_effect, row.m2_effect) == (m1["effect"], m2["effect"])
         privative = "privative" in (m1["category"], m2["category"])
-        if row.event.startswith(DENIALS):  # what makes E less plausible makes its denial more
-            denials += 1
+        if row.event_stance == "against":  # a denial, or an event against N's nature
+            stances["denied" if row.event.startswith(DENIALS) else "against"] += 1
             effects = {m1["effect"], m2["effect"]}
             assert privative or effects == {"equal"}, row
             assert names[row.label] == ("more" if privative else "equal"), row
@@ -269,7 +269,9 @@ def test_epc_labels_follow_privatives_and_the_effect_table(challenge, entries):
             assert not {"more", "less"} <= effects
             expected = "more" if "more" in effects else "less" if "less" in effects else "equal"
         assert names[row.label] == expected, row
-    assert 0 < denials < len(frame) / 2
+    # both kinds of event against N occur, and events in keeping with N stay the majority
+    assert stances["denied"] and stances["against"], stances
+    assert sum(stances.values()) < len(frame) / 2, stances
 
 
 def test_every_label_is_the_label_its_rule_names(challenge):
@@ -395,18 +397,23 @@ def test_surface_forms_determiners_and_prefixes(challenge, entries, nouns):
         assert row.hypothesis == f"{row.prefix} {said(words, entries, plural)}."
 
 
-def test_epc_events_are_the_nouns_defining_events(challenge):
+def test_epc_events_are_the_nouns_events_of_their_stance(challenge):
+    """An event in keeping with N is one the file lists so; one against N is a listed event
+    against it or the denial of one in keeping."""
     events = load_events()
-    defined = set(zip(events["noun"].to_pylist(), events["event"].to_pylist(), strict=True))
-    denied = {(noun, tasks.denied(event)) for noun, event in defined}
-    assert ("gun", "does not fire bullets") in denied
+    listed = {(row["noun"], row["event"], row["stance"]) for row in events.to_pylist()}
+    said = listed | {(n, tasks.denied(e), "against") for n, e, s in listed if s == "in_keeping"}
+    assert tasks.denied("fires bullets") == "does not fire bullets"
     assert tasks.denied("can be eaten") == "cannot be eaten"
     assert tasks.denied("carries passengers") == "does not carry passengers"
+    stated_against = 0
     for row in challenge["epc"].itertuples():
-        assert (row.noun, row.event) in defined | denied
+        assert (row.noun, row.event, row.event_stance) in said, row
+        stated_against += (row.noun, row.event, "against") in listed
         article = indefinite_article(row.noun).capitalize()
         assert row.event1 == f"{article} {row.noun} {row.event}."
         assert row.event2 == f"{row.np[0].upper()}{row.np[1:]} {row.event}."
+    assert stated_against
 
 
 def test_classes_are_balanced_by_down_sampling(rnpc_export):

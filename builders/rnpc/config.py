@@ -65,6 +65,7 @@ FEATURES = {
             "label": datasets.ClassLabel(names=list(EPC_LABELS)),
             **_PHRASE,
             "event": datasets.Value("string"),
+            "event_stance": datasets.Value("string"),
             "m1_effect": datasets.Value("string"),
             "m2_effect": datasets.Value("string"),
             **_ANALYSIS,

@@ -13,12 +13,17 @@ from pathlib import Path
 
 import pyarrow as pa
 
+from compsem.builders.rnpc.rules import EVENT_STANCES
 from compsem.resources.lexicon import LexiconError
 from compsem.resources.modifiers import ROLES, SUPERSENSES, data_path, read_tsv
 from compsem.resources.wordnet import wordnet
 
 NOUN_COLUMNS = ("noun", "synset", "role")
 SECOND_NOUN_COLUMNS = ("supersense", "noun", "synset")
+EVENT_COLUMNS = ("noun", "event", "rationale", "stance")
+# the stances an events file may give (the last, ``unread``, is for release rows only);
+# a file without the column lists defining events, as before RNPC 3.5.0
+FILE_STANCES = EVENT_STANCES[:2]
 _MALE = {"man", "male", "boy", "brother", "father", "son", "husband", "king", "gentleman", "monk"}
 _FEMALE = {
     "woman",
@@ -134,15 +139,19 @@ def load_second_nouns(
 
 
 def load_events(path: str | Path | None = None, nouns: pa.Table | None = None) -> pa.Table:
-    """EPC's defining events: ``noun, event, rationale``; every noun must be in ``nouns``."""
+    """EPC's events: ``noun, event, rationale, stance``; every noun must be in ``nouns``, and
+    a stance is ``in_keeping`` (the default) or ``against``."""
     path = Path(path) if path else data_path("rnpc_events.tsv")
     known = set(nouns["noun"].to_pylist()) if nouns is not None else None
     rows = []
-    for number, (noun, event, rationale) in read_tsv(path, ("noun", "event", "rationale"), 2):
+    for number, (noun, event, rationale, stance) in read_tsv(path, EVENT_COLUMNS, 2):
+        where = f"{path.name}, line {number}"
         if known is not None and noun not in known:
             raise LexiconError(
-                f"{path.name}, line {number}: {noun!r} is not in the noun list; add it there or "
-                "drop its event."
+                f"{where}: {noun!r} is not in the noun list; add it there or drop its event."
             )
-        rows.append({"noun": noun, "event": event, "rationale": rationale})
+        stance = stance or FILE_STANCES[0]
+        if stance not in FILE_STANCES:
+            raise LexiconError(f"{where}: unknown stance {stance!r}; use one of {FILE_STANCES}.")
+        rows.append({"noun": noun, "event": event, "rationale": rationale, "stance": stance})
     return pa.Table.from_pylist(rows)

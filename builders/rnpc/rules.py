@@ -448,8 +448,8 @@ def epc(m1: Slot, m2: Slot, stance: str = "in_keeping") -> tuple[str, int] | Non
     """Is ``Det M1 M2 N E`` less (0), equally (1) or more (2) plausible than ``Det N E``?
     ``stance`` (:data:`EVENT_STANCES`): whether E is in keeping with what N is by nature or goes
     against it; with a privative the first is less plausible and the second more. Generated
-    events are defining events, stated (in keeping) or denied (against). The effect table
-    reads an unread event as one in keeping with N.
+    events in keeping are stated; those against N are denials of them or events listed against
+    N (``rnpc_events.tsv``). The effect table reads an unread event as one in keeping with N.
 
     A privative over N lowers a defining event; otherwise the attribute-effect table decides.
     Left out: effects the table calls unclear, a privative M1 over an M2 that itself changes the

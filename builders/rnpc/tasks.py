@@ -49,8 +49,13 @@ LABEL_NAMES = {"spte": SPTE_LABELS, "mpte": SPTE_LABELS, "epc": EPC_LABELS}
 HYPOTHESES = {
     "spte": SPTE_HYPOTHESES,
     "mpte": tuple(f"{h}:{r}" for h in MPTE_HYPOTHESES for r in RELATIONS),
-    "epc": ("", "denied"),  # the defining event E as it is, or denied (cannot, does not)
+    # an event E in keeping with N as it is or denied (cannot, does not), or one against N
+    "epc": ("", "denied", "against"),
 }
+# the stance of each EPC hypothesis's event (rules.EVENT_STANCES), and the file stance it is
+# drawn from: a denial turns a defining event against N
+EPC_STANCES = {"": "in_keeping", "denied": "against", "against": "against"}
+EPC_SOURCES = {"": "in_keeping", "denied": "in_keeping", "against": "against"}
 _AUXILIARIES = {"can": "cannot", "is": "is not", "are": "are not", "must": "must not"}
 
 
@@ -62,9 +67,7 @@ def _mpte_candidate_rule(hypothesis: str, m1: Slot, m2: Slot, person: bool):
 RULE_FUNCTIONS = {
     "spte": spte_rule,
     "mpte": _mpte_candidate_rule,
-    "epc": lambda hypothesis, m1, m2, person: epc_rule(
-        m1, m2, "against" if hypothesis == "denied" else "in_keeping"
-    ),
+    "epc": lambda hypothesis, m1, m2, person: epc_rule(m1, m2, EPC_STANCES[hypothesis]),
 }
 MAX_ROUNDS = 6
 MAX_DRAWS_PER_ITEM = 32  # bounds the search when a lexicon cannot fill every label
@@ -76,7 +79,7 @@ class TaskInputs:
 
     vocabulary: Vocabulary
     second_nouns: list[dict[str, list[Option]]]  # per noun: {N' relation: [(N', gender)]}
-    events: dict[str, list[str]]  # noun -> its defining events
+    events: dict[str, dict[str, list[str]]]  # noun -> stance -> its events of that stance
 
 
 @dataclass(frozen=True)
@@ -131,7 +134,7 @@ def noun_pools(task: str, inputs: TaskInputs) -> list[np.ndarray]:
     modifiers that fit people only would leave few phrases about things."""
     names = inputs.vocabulary.nouns["noun"]
     if task == "epc":
-        return [np.flatnonzero(np.isin(names, list(inputs.events)))]
+        return [np.flatnonzero(np.isin(names, list(inputs.events)))]  # those with an event
     if task == "mpte":
         has = np.array([bool(options) for options in inputs.second_nouns])
         person = inputs.vocabulary.names_people
@@ -171,12 +174,25 @@ def sample_stratified(
     return phrases[np.sort(keep)]
 
 
-def label_candidates(
-    task: str, vocabulary: Vocabulary, phrases: np.ndarray, second_nouns: list | None = None
-) -> Candidates:
-    """Every (phrase, hypothesis) the rules label; left-out readings, and MPTE relations the
-    phrase's noun has no N' for, are dropped. The rules run once per combination of the two
-    modifiers' (category, kind, effect, attribute) and whether the noun names people."""
+def realisable(task: str, inputs: TaskInputs, hypothesis: str) -> np.ndarray | None:
+    """Which nouns can say ``hypothesis`` (a mask over the nouns; None: all): MPTE's need an N'
+    of the relation, EPC's an event of the stance it is drawn from."""
+    if task == "mpte":
+        relation = hypothesis.split(":")[1]
+        return np.array([relation in options for options in inputs.second_nouns], dtype=bool)
+    if task == "epc":
+        source = EPC_SOURCES[hypothesis]
+        names = inputs.vocabulary.nouns["noun"]
+        return np.array([source in inputs.events.get(noun, {}) for noun in names], dtype=bool)
+    return None
+
+
+def label_candidates(task: str, inputs: TaskInputs, phrases: np.ndarray) -> Candidates:
+    """Every (phrase, hypothesis) the rules label; left-out readings, and hypotheses the
+    phrase's noun cannot say (:func:`realisable`), are dropped. The rules run once per
+    combination of the two modifiers' (category, kind, effect, attribute) and whether the noun
+    names people."""
+    vocabulary = inputs.vocabulary
     m = vocabulary.modifiers
     signatures = list(zip(m["category"], m["kind"], m["effect"], m["attribute"], strict=True))
     names = sorted(set(signatures))
@@ -199,9 +215,8 @@ def label_candidates(
         rules = np.array([o[0] if o else "" for o in outcomes], dtype=object)
         labels = np.array([o[1] if o else -1 for o in outcomes])
         rows = np.flatnonzero(labels[pair] >= 0)
-        if second_nouns is not None and ":" in hypothesis:
-            relation = hypothesis.split(":")[1]
-            has = np.array([relation in options for options in second_nouns], dtype=bool)
+        has = realisable(task, inputs, hypothesis)
+        if has is not None:
             rows = rows[has[phrases[rows, 2]]]
         parts.append((rows, hypothesis, rules[pair[rows]], labels[pair[rows]], combos[pair[rows]]))
     order = np.argsort(np.concatenate([rows for rows, *_ in parts]), kind="stable")
@@ -277,8 +292,8 @@ def realise(
     N' drawn among the noun's options for the candidate's relation. A ``PLURAL_SHARE`` of the
     SPTE and MPTE phrases are said of several entities ('These are fake guns. These are
     toys.'), where the nouns have a regular plural.
-    EPC: event 1 ``Det N E``, event 2 ``Det M1 M2 N E`` with E a defining event of N, as it is
-    or denied (hypothesis ``denied``)."""
+    EPC: event 1 ``Det N E``, event 2 ``Det M1 M2 N E`` with E an event in keeping with N, as it
+    is or denied (hypothesis ``denied``), or an event against N's nature (``against``)."""
     vocabulary, nouns = inputs.vocabulary, inputs.vocabulary.nouns
     drawn: dict[tuple[int, str], dict] = {}
     rows = []
@@ -294,9 +309,9 @@ def realise(
         key = (index, relation)  # MPTE draws N' (and the prefix) per relation
         if key not in drawn:
             fields = _phrase_fields(vocabulary, m1, m2, noun)
-            if task == "epc":  # a phrase's stated and denied rows share one event
-                options = inputs.events[fields["noun"]]
-                fields["defining_event"] = options[rng.integers(len(options))]
+            if task == "epc":  # a phrase's rows share its events, one of each stance
+                for stance, options in sorted(inputs.events[fields["noun"]].items()):
+                    fields[f"{stance}_event"] = options[rng.integers(len(options))]
             else:
                 gender = nouns["gender"][noun]
                 if task == "mpte":
@@ -317,7 +332,7 @@ def realise(
                 )
             drawn[key] = fields
         fields = drawn[key]
-        row = {k: v for k, v in fields.items() if k not in ("defining_event", "plural")}
+        row = {k: v for k, v in fields.items() if not k.endswith("_event") and k != "plural"}
         row |= {"rule": rule, "label": label}
         plural = fields.get("plural", False)
         if task == "spte":
@@ -334,8 +349,9 @@ def realise(
             row["hypothesis"] = f"{fields['prefix']} {said}."
             row["hypothesis_modifier"] = hypothesis
         else:
-            event = fields["defining_event"]
+            event = fields[f"{EPC_SOURCES[hypothesis]}_event"]
             row["event"] = denied(event) if hypothesis == "denied" else event
+            row["event_stance"] = EPC_STANCES[hypothesis]
             bare = noun_phrase([fields["noun"]], "indefinite")[1]
             row["event1"] = f"{_capitalised(bare)} {row['event']}."
             row["event2"] = f"{_capitalised(fields['np'])} {row['event']}."
@@ -349,9 +365,9 @@ def task_inputs(
     vocabulary: Vocabulary, second_nouns: tuple[pa.Table, pa.Table], events: pa.Table
 ) -> TaskInputs:
     """``second_nouns``: MPTE's role nouns and its listed hypernyms."""
-    by_noun: dict[str, list[str]] = {}
-    for noun, event in zip(events["noun"].to_pylist(), events["event"].to_pylist(), strict=True):
-        by_noun.setdefault(noun, []).append(event)
+    by_noun: dict[str, dict[str, list[str]]] = {}
+    for row in events.to_pylist():
+        by_noun.setdefault(row["noun"], {}).setdefault(row["stance"], []).append(row["event"])
     return TaskInputs(vocabulary, second_noun_choices(vocabulary, *second_nouns), by_noun)
 
 
@@ -413,8 +429,7 @@ def generate(
     counts = np.zeros(n_labels, dtype=np.int64)
     for _ in range(MAX_ROUNDS):
         phrases = sample_stratified(task, inputs, first, second, draws, rng)
-        options = inputs.second_nouns if task == "mpte" else None
-        candidates = label_candidates(task, inputs.vocabulary, phrases, options)
+        candidates = label_candidates(task, inputs, phrases)
         # exhausted when draws mostly repeat phrases (fewer than one new in 16; MPTE's phrases
         # about things repeat early, yet twice the draws still double its two-label pairs)
         exhausted = len(phrases) < draws / 16 or draws >= MAX_DRAWS_PER_ITEM * sum(quotas)
