@@ -92,12 +92,13 @@ CHANGELOG = {
     "3.5.0": "EPC's generated events cover both stances the rule reads (issue 25): each noun has, "
     "besides its defining event, an event it is valued for (a surgeon helps patients recover; "
     "for a harmful N, its harm: a gun kills people) and an event against its nature, stated "
-    "rather than denied (a surgeon botches operations and harms patients; a gun is harmless), "
+    "rather than denied and never presupposing a real N (a surgeon botches operations and "
+    "harms patients; a dog is dull and lifeless; a gun is harmless), "
     "each with a rationale in rnpc_events.tsv's new stance column. A phrase's rows may state "
     "its event in keeping with N, deny it, or state the event against N; the new field "
     "event_stance says which stance (in_keeping, against) the label was read from. Labels follow "
     "the 3.4.0 rules. SPTE, MPTE and the agreement with the release's rows are unchanged. "
-    "Transfer to the human dev half (perf/rnpc_transfer.py, EPC, mean of 3 seeds): 0.478 (was "
+    "Transfer to the human dev half (perf/rnpc_transfer.py, EPC, mean of 3 seeds): 0.477 (was "
     "0.423; majority 0.397).",
 }
 REGIME_DESCRIPTIONS = {
