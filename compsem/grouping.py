@@ -22,6 +22,7 @@ GROUP_FIELDS = (
     "inference_type",
     "combo",
     "rule",
+    "event_stance",
     "setting",
     "kind",
     "template",

@@ -7,6 +7,7 @@ import pytest
 
 from compsem.builders.plane.config import ITEM_FEATURES
 from compsem.builders.plane.prompts import PROMPT_FEATURES
+from compsem.builders.rnpc.config import FEATURES as RNPC_FEATURES
 from compsem.harness.device import resolve
 from compsem.harness.evaluation import OTHER, grouped_scores, scores
 from compsem.harness.label_mapping import label_mapping, parse_overrides
@@ -75,6 +76,8 @@ def test_rnpc_seti_and_booqa_are_read_from_their_columns():
     epc = infer_schema(RNPC_EPC)
     assert epc.inputs == ("event1", "event2") and epc.positive_label is None
     assert len(epc.label_names) == 3
+    # generated EPC rows are also scored by the stance of their event (RNPC 3.5.0)
+    assert infer_schema(RNPC_FEATURES["epc"]).group_fields == ("combo", "rule", "event_stance")
     seti = detect_preset(SETI)
     assert seti.name == "seti" and (seti.batch_size, seti.max_length) == (16, 128)
     assert seti.curve_base_split == "train" and seti.shots[-1] == 128
