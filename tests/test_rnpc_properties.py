@@ -416,6 +416,22 @@ def test_epc_events_are_the_nouns_events_of_their_stance(challenge):
     assert stated_against
 
 
+def test_an_events_file_without_stances_still_generates_epc(tmp_path):
+    """A file in the pre-3.5.0 form (noun, event, rationale) lists events in keeping: EPC then
+    states and denies them, as before, and every label is still reached."""
+    events = load_events().to_pylist()
+    lines = [
+        f"{e['noun']}\t{e['event']}\t{e['rationale']}" for e in events if e["stance"] != "against"
+    ]
+    path = tmp_path / "events.tsv"
+    path.write_text("noun\tevent\trationale\n" + "\n".join(lines) + "\n", encoding="utf-8")
+    export_benchmark("rnpc", tmp_path / "out", ["epc_challenge"], size=SIZE, events=str(path))
+    frame = read_config(tmp_path / "out", "epc_challenge")["test"]
+    assert set(frame.label) == {0, 1, 2}
+    against = frame[frame.event_stance == "against"]
+    assert len(against) and against.event.str.startswith(DENIALS).all()
+
+
 def test_classes_are_balanced_by_down_sampling(rnpc_export):
     for task in TASKS:
         for config in (task, f"{task}_challenge"):
