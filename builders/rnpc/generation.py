@@ -83,6 +83,7 @@ def load_inputs(
     event_table = load_events(events, noun_table)
     inputs = task_inputs(vocabulary, (second, hypernyms), event_table)
     supersenses = noun_table["supersense"].to_pylist()
+    stances = event_table["stance"].to_pylist()
     about = {
         "lexicon": modifier_lexicon.source,
         "lexicon_size": len(modifier_lexicon),
@@ -96,8 +97,8 @@ def load_inputs(
         "nouns": len(noun_table),
         "noun_supersenses": {s: supersenses.count(s) for s in sorted(set(supersenses))},
         "event_nouns": len(inputs.events),
-        "events": event_table["stance"].to_pylist().count("in_keeping"),
-        "against_events": event_table["stance"].to_pylist().count("against"),
+        "events": stances.count("in_keeping"),
+        "against_events": stances.count("against"),
         "second_nouns": len(second),
         "hypernyms": len(hypernyms),
         "wordnet": wordnet_version(),

@@ -310,8 +310,10 @@ def realise(
         if key not in drawn:
             fields = _phrase_fields(vocabulary, m1, m2, noun)
             if task == "epc":  # a phrase's rows share its events, one of each stance
-                for stance, options in sorted(inputs.events[fields["noun"]].items()):
-                    fields[f"{stance}_event"] = options[rng.integers(len(options))]
+                fields["events"] = {
+                    stance: options[rng.integers(len(options))]
+                    for stance, options in sorted(inputs.events[fields["noun"]].items())
+                }
             else:
                 gender = nouns["gender"][noun]
                 if task == "mpte":
@@ -332,7 +334,7 @@ def realise(
                 )
             drawn[key] = fields
         fields = drawn[key]
-        row = {k: v for k, v in fields.items() if not k.endswith("_event") and k != "plural"}
+        row = {k: v for k, v in fields.items() if k not in ("events", "plural")}
         row |= {"rule": rule, "label": label}
         plural = fields.get("plural", False)
         if task == "spte":
@@ -349,7 +351,7 @@ def realise(
             row["hypothesis"] = f"{fields['prefix']} {said}."
             row["hypothesis_modifier"] = hypothesis
         else:
-            event = fields[f"{EPC_SOURCES[hypothesis]}_event"]
+            event = fields["events"][EPC_SOURCES[hypothesis]]
             row["event"] = denied(event) if hypothesis == "denied" else event
             row["event_stance"] = EPC_STANCES[hypothesis]
             bare = noun_phrase([fields["noun"]], "indefinite")[1]
