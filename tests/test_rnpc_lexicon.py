@@ -110,11 +110,12 @@ def test_events_and_second_nouns_are_complete(nouns):
     events = load_events(nouns=nouns)
     assert len(set(events["noun"].to_pylist())) >= 150
     assert all(events["rationale"].to_pylist())
-    # every noun with an event has one in keeping with it and one against it
+    # every noun with an event has one in keeping with it, one against it and one of what a
+    # privative keeps
     stances = {}
     for row in events.to_pylist():
         stances.setdefault(row["noun"], set()).add(row["stance"])
-    assert all(found == {"in_keeping", "against"} for found in stances.values())
+    assert all(found == {"in_keeping", "against", "kept"} for found in stances.values())
     second = load_second_nouns()
     assert set(second["supersense"].to_pylist()) == {
         "person",

@@ -99,6 +99,7 @@ def load_inputs(
         "event_nouns": len(inputs.events),
         "events": stances.count("in_keeping"),
         "against_events": stances.count("against"),
+        "kept_events": stances.count("kept"),
         "second_nouns": len(second),
         "hypernyms": len(hypernyms),
         "wordnet": wordnet_version(),

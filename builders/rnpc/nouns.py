@@ -23,7 +23,7 @@ SECOND_NOUN_COLUMNS = ("supersense", "noun", "synset")
 EVENT_COLUMNS = ("noun", "event", "rationale", "stance")
 # the stances an events file may give (the last, ``unread``, is for release rows only);
 # a file without the column lists defining events, as before RNPC 3.5.0
-FILE_STANCES = EVENT_STANCES[:2]
+FILE_STANCES = EVENT_STANCES[:3]
 _MALE = {"man", "male", "boy", "brother", "father", "son", "husband", "king", "gentleman", "monk"}
 _FEMALE = {
     "woman",

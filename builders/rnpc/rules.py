@@ -26,8 +26,10 @@ RELATIONS = ("hypernym", "co_hyponym", "role")
 # How an EPC event stands to what N is by nature: in keeping with it (what N does, is for or is
 # valued for; for a harmful N, the harm it does) or against it (N failing at it, denied it, worth
 # little, harmless). A privative takes away what makes an N an N, so it moves the two apart.
-# "unread": the event's words say neither (a painting is brown); no privative rule reads it.
-EVENT_STANCES = ("in_keeping", "against", "unread")
+# "kept": the event says what a privative leaves as it is: a thing's form (a fake gun has a
+# trigger, a toy dog has four legs), a person's own traits (a former surgeon is left-handed).
+# "unread": the event's words say none of these (a painting is famous); no privative rule reads it.
+EVENT_STANCES = ("in_keeping", "against", "kept", "unread")
 
 # Privative attributes by what they negate.
 ROLE_ENDING = {"time", "status_loss", "deputyship"}  # the role of N ends or is only delegated
@@ -260,6 +262,13 @@ RULES = {
         "doubt): what a privative takes from N, such an event states",
         "A fake black gun cannot fire bullets. A fake painting has little value.",
     ),
+    "property_kept": _rule(
+        "epc",
+        1,
+        "the event says what any modifier here leaves as it is: a thing's form, a person's own "
+        "traits (no modifier of the look, hand or nationality, which would bear on it)",
+        "A fake black gun has a trigger. A former famous actor is left-handed.",
+    ),
     "effect_more": _rule(
         "epc",
         2,
@@ -447,7 +456,8 @@ def _mpte_m2_intersective(m1: Slot, m2: Slot) -> tuple[str, int] | None:
 def epc(m1: Slot, m2: Slot, stance: str = "in_keeping") -> tuple[str, int] | None:
     """Is ``Det M1 M2 N E`` less (0), equally (1) or more (2) plausible than ``Det N E``?
     ``stance`` (:data:`EVENT_STANCES`): whether E is in keeping with what N is by nature or goes
-    against it; with a privative the first is less plausible and the second more. Generated
+    against it; with a privative the first is less plausible and the second more. An event of
+    what every modifier keeps (a thing's form, a person's own traits) is as plausible. Generated
     events in keeping are stated; those against N are denials of them or events listed against
     N (``rnpc_events.tsv``). The effect table reads an unread event as one in keeping with N.
 
@@ -458,6 +468,11 @@ def epc(m1: Slot, m2: Slot, stance: str = "in_keeping") -> tuple[str, int] | Non
     if ambiguous_scope(m1, m2):
         return None
     privative = "privative" in (m1.category, m2.category)
+    if stance == "kept":
+        # a fake gun is made to look like a gun and a former surgeon is the same person: the
+        # event is as plausible, unless a modifier speaks of that very look or person
+        clash = {m1.attribute, m2.attribute} & (SURFACE | LASTING)
+        return None if clash else ("property_kept", 1)
     if stance == "against" and privative:
         # what a privative takes from N (a fake gun need not fire), an event against N's nature
         # states: whatever the other modifier's effect, it is more plausible

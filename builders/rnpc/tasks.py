@@ -49,13 +49,14 @@ LABEL_NAMES = {"spte": SPTE_LABELS, "mpte": SPTE_LABELS, "epc": EPC_LABELS}
 HYPOTHESES = {
     "spte": SPTE_HYPOTHESES,
     "mpte": tuple(f"{h}:{r}" for h in MPTE_HYPOTHESES for r in RELATIONS),
-    # an event E in keeping with N as it is or denied (cannot, does not), or one against N
-    "epc": ("", "denied", "against"),
+    # an event E in keeping with N as it is or denied (cannot, does not), one against N, or one
+    # of what a privative keeps
+    "epc": ("", "denied", "against", "kept"),
 }
 # the stance of each EPC hypothesis's event (rules.EVENT_STANCES), and the file stance it is
 # drawn from: a denial turns a defining event against N
-EPC_STANCES = {"": "in_keeping", "denied": "against", "against": "against"}
-EPC_SOURCES = {"": "in_keeping", "denied": "in_keeping", "against": "against"}
+EPC_STANCES = {"": "in_keeping", "denied": "against", "against": "against", "kept": "kept"}
+EPC_SOURCES = {"": "in_keeping", "denied": "in_keeping", "against": "against", "kept": "kept"}
 _AUXILIARIES = {"can": "cannot", "is": "is not", "are": "are not", "must": "must not"}
 
 
