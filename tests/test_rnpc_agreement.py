@@ -206,14 +206,23 @@ def test_an_event_stands_with_or_against_what_the_noun_is():
     assert stance("A gun is harmless.", "gun") == "against"
     assert stance("A gun can kill people.", "gun") == "in_keeping"
     assert stance("A plane can carry people.", "plane") == "in_keeping"  # what N can do
-    assert stance("A painting is brown.") == "unread"
+    assert stance("A painting hangs in the hall.") == "unread"
     assert stance("A gun fires bullets.", "gun") == "unread"  # no valence, no ability
+    # what a privative keeps: a colour, a person's sex or hand, a count of parts
+    assert stance("A painting is brown.") == "kept"
+    assert stance("A beast has black fur.", "beast") == "kept"
+    assert stance("An actor is a man.", "actor") == "kept"
+    assert stance("A champion is right-handed.", "champion") == "kept"
+    assert stance("A car has four wheels.", "car") == "kept"
+    assert stance("His wife is the first woman he dated.", "wife") == "unread"  # not her sex
 
 
-def test_the_shipped_events_against_a_noun_read_as_against_it():
+def test_the_shipped_events_read_as_their_stance_or_unread():
     """Generated events against N (RNPC 3.5.0) are what the release's are read as: the reading
     of a release row calls each shipped one against its noun, so the two agree on the stance.
-    (Events in keeping are not all read so: VADER's *cuts*, *fights* are ill news of any N.)"""
+    (Events in keeping are not all read so: VADER's *cuts*, *fights* are ill news of any N.)
+    An event of what a privative keeps (3.6.0) is read as kept or not read, never as one in
+    keeping with N or against it (a pear *is narrow at the top* would be: VADER likes *top*)."""
     for listed in load_events().to_pylist():
         said = f"A {listed['noun']} {listed['event']}."
         row = {"modifier1": "", "modifier2": "", "noun": listed["noun"]}
@@ -221,6 +230,8 @@ def test_the_shipped_events_against_a_noun_read_as_against_it():
         if listed["stance"] == "against":
             assert event_stance(row) == "against", said
             assert not negated(said), said  # stated, not denied
+        if listed["stance"] == "kept":
+            assert event_stance(row) in ("kept", "unread"), said
 
 
 def test_a_privative_moves_events_by_their_stance_whatever_the_other_modifier(slots):
@@ -245,8 +256,20 @@ def test_a_privative_moves_events_by_their_stance_whatever_the_other_modifier(sl
     }
     reading = label_row("epc", killing, slots)
     assert (reading["rule"], reading["label"]) == ("privative_m1", 0)
+    hung = row | {
+        "event1": "A gun hangs on the wall.",
+        "event2": "A fake big gun hangs on the wall.",
+    }
+    assert label_row("epc", hung, slots)["label"] is None  # a neutral event: left out
+    # a fake gun is made to look like one: its colour is as plausible, unless a modifier of
+    # colour says otherwise (a fake blue gun is black)
     brown = row | {"event1": "A gun is brown.", "event2": "A fake big gun is brown."}
-    assert label_row("epc", brown, slots)["label"] is None  # a neutral event: left out
+    assert (label_row("epc", brown, slots)["rule"], label_row("epc", brown, slots)["label"]) == (
+        "property_kept",
+        1,
+    )
+    blue = brown | {"modifier2": "blue", "m2_category": "intersective"}
+    assert label_row("epc", blue | {"event2": "A fake blue gun is brown."}, slots)["label"] is None
 
 
 def test_epc_compares_only_the_modifier_event_one_lacks(slots):

@@ -31,6 +31,16 @@ TASKS = ("spte", "mpte", "epc")
 _NEGATION = re.compile(r"\b(?:not|never|no|cannot|nobody|nothing|none)\b|n't\b")
 # an event of what N can do: its function, whatever the words' valence (a plane can carry people)
 _ABILITY = re.compile(r"\b(?:can|could|able)\b")
+_COLOUR = r"(?:black|white|red|green|blue|yellow|brown|gr[ae]y|pink|orange|purple|golden|silver)"
+# an event of what a privative keeps, by the words that say it: a colour (a toy gun is black, a
+# mythical beast has black fur), a person's sex or hand (a former actor is a man), a count of
+# parts (a toy car has four wheels)
+_KEPT = re.compile(
+    r"\b(?:is|are|was|were|can be)\s+(?:a\s+)?"
+    rf"(?:male|female|man|woman|left-handed|right-handed|{_COLOUR})\b"
+    rf"|\bha(?:s|ve)\s+(?:a\s+)?(?:\w+\s+)?{_COLOUR}\s+\w+"
+    r"|\bha(?:s|ve)\s+(?:two|three|four|five|six|eight)\s+\w+"
+)
 # RNPC's attribute names where compsem's rules name the same thing otherwise
 _RNPC_ATTRIBUTES = {"color": "colour", "origin": "provenance", "possibility": "modality"}
 # a modifier both EPC events hold: it bears on neither side of the comparison
@@ -131,14 +141,17 @@ def event_stance(row: dict) -> str:
     EVENT_STANCES`), ``unread`` where its words do not say. A denial goes against N's nature; so
     does an event whose valence (VADER, on event 1 without the noun phrase's words) is opposite
     to the noun's: bad news of a good or neutral N (a painting has little value), good news of a
-    harmful one (a gun is harmless). An event of the noun's own valence is in keeping with it,
-    and so is a neutral one that says what N can do."""
+    harmful one (a gun is harmless). An event that says a colour, a person's sex or hand, or
+    a count of parts is of what a privative keeps. An event of the noun's own valence is in
+    keeping with it, and so is a neutral one that says what N can do."""
     if negated(row["event2"]):
         return "against"
     noun = row["noun"] or ""
     # the noun phrase's own words are read apart: a gun is harmless is good news of a gun
     phrase = set(_words(" ".join([row["modifier1"] or "", row["modifier2"] or "", noun])))
     event = " ".join(w for w in row["event1"].split() if w.lower().strip(".,;!?") not in phrase)
+    if _KEPT.search(event.lower()):
+        return "kept"
     valence = sentence_valence(event)
     if valence == 0:
         return "in_keeping" if _ABILITY.search(event.lower()) else "unread"
