@@ -56,6 +56,7 @@ class ConfigAudit:
     rows: dict[str, int]
     checks: list[CheckResult] = field(default_factory=list)
     probes: list[ProbeResult] = field(default_factory=list)
+    probe_field: str | None = None  # the column the hypothesis-only probe read
 
     @property
     def broken(self) -> list[CheckResult]:
@@ -70,7 +71,6 @@ class AuditReport:
     benchmark: str | None
     version: str | None
     configs: list[ConfigAudit]
-    hypothesis_field: str | None = None
     card_note: str | None = None  # why the card was left as it was, where it was
 
     @property
@@ -170,7 +170,9 @@ def audit_config(
     if not any(c.name == "labels balanced" and c.passed is not None for c in audit.checks):
         audit.checks.append(checks.label_distribution(names=label_names)(splits))
     if hypothesis_only:
-        audit.probes = probe(splits, spec.audit_hypothesis_field if spec else "hypothesis")
+        fields = spec.audit_hypothesis_fields if spec else ("hypothesis",)
+        audit.probe_field = next((f for f in fields if f in first.column_names), fields[0])
+        audit.probes = probe(splits, audit.probe_field)
         promised = spec is not None and regime in spec.audit_validation_as_test
         gap = validation_like_test(audit.probes, promised)
         if gap is not None:
@@ -223,7 +225,6 @@ def audit_tables(
 ) -> AuditReport:
     spec = benchmark_spec(benchmark) if benchmark else None
     report = AuditReport(source, benchmark, version, [])
-    report.hypothesis_field = spec.audit_hypothesis_field if spec else "hypothesis"
     for name, splits in tqdm(configs.items(), desc="Auditing configs", unit="config"):
         report.configs.append(
             audit_config(name, splits, spec, hypothesis_only, max_hypothesis_only_aucnorm)
@@ -342,21 +343,23 @@ def render_markdown(report: AuditReport) -> str:
                 f"| {audit.config} | {audit.regime or '–'} | {check.name} | {_result(check)} "
                 f"| {_cell(check.detail)} |"
             )
-    probes = [(audit.config, p) for audit in report.configs for p in audit.probes]
+    probes = [(audit, p) for audit in report.configs for p in audit.probes]
+    fields = list(dict.fromkeys(audit.probe_field for audit, _ in probes))
     if probes:
         lines += [
             "",
-            f"Hypothesis-only artefacts: a bag-of-words logistic regression on "
-            f"`{report.hypothesis_field}` alone (no premise), as the BoOQA paper uses "
-            "hypothesis-only models. Accuracy near the majority baseline (always the training "
-            "set's commonest label) and AUCnorm near 0 mean the hypothesis alone gives little "
-            "away. No AUCnorm where the probe scores every row alike (tied: none of the words "
+            "Hypothesis-only artefacts: a bag-of-words logistic regression on "
+            f"{' or '.join(f'`{f}`' for f in fields)} alone (without the rest of the input), "
+            "as the BoOQA paper uses hypothesis-only models. Accuracy near the majority "
+            "baseline (always the training set's commonest label) and AUCnorm near 0 mean the "
+            "hypothesis alone gives little away. No AUCnorm where the probe scores every row alike (tied: none of the words "
             "it learned occurs there) or the split has one label.",
             "",
             "| config | trained on | evaluated on | rows | accuracy | majority | AUCnorm |",
             "|---|---|---|---:|---:|---:|---:|",
         ]
-        for config, p in probes:
+        for audit, p in probes:
+            config = audit.config + (f" (`{audit.probe_field}`)" if len(fields) > 1 else "")
             lines.append(
                 f"| {config} | {p.trained_on} ({p.train_rows}) | {p.evaluated_on} | {p.rows} "
                 f"| {_number(p.accuracy, True)} | {_number(p.majority_accuracy, True)} "

@@ -63,7 +63,8 @@ class BenchmarkSpec:
             ``compsem/audit_checks.py``.
         audit_input_fields: the columns that make a row's model input (duplicate checks);
             default ``premise`` + ``hypothesis``, else the first of ``sentence``/``prompt``/``text``.
-        audit_hypothesis_field: the column a hypothesis-only probe reads.
+        audit_hypothesis_fields: the columns a hypothesis-only probe may read: each config's
+            probe reads the first of them it has (RNPC: EPC's ``event``, without its NP).
         audit_validation_as_test: the regimes whose validation is drawn the way test is, so
             the audit promises the hypothesis-only probe scores it like test (within
             ``compsem.audit.VALIDATION_PROBE_GAP``); other configs with both splits get the same
@@ -96,7 +97,7 @@ class BenchmarkSpec:
     vocabulary_fields: tuple[str, ...] = ()
     audit_checks: Mapping[str, Sequence[Check]] = field(default_factory=dict)
     audit_input_fields: tuple[str, ...] | None = None
-    audit_hypothesis_field: str = "hypothesis"
+    audit_hypothesis_fields: tuple[str, ...] = ("hypothesis",)
     audit_validation_as_test: frozenset[str] = frozenset()
     changelog: Mapping[str, str] = field(default_factory=dict)
     demo_settings: Callable[[], dict] = dict

@@ -244,6 +244,8 @@ SPEC = BenchmarkSpec(
     ),
     vocabulary_fields=("modifier1", "modifier2", "noun"),
     audit_checks=AUDIT_CHECKS,
+    # EPC's event without either noun phrase: what a model could tell from E alone
+    audit_hypothesis_fields=("hypothesis", "event"),
     changelog=CHANGELOG,
     export_files=export_files,
     llm_prompts=LLM_PROMPTS,
