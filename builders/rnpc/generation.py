@@ -18,6 +18,7 @@ from compsem.builders.rnpc.tasks import (
     LABEL_NAMES,
     TASKS,
     TaskInputs,
+    balance_cells,
     generate,
     label_quotas,
     learning_curve_order,
@@ -163,7 +164,9 @@ def _task_splits(key: tuple) -> dict[str, pa.Table]:
     test = generate(config.task, inputs, sides["m1_test"], sides["m2_test"], rest, _rng(config, 2))
     rng = _rng(config, 3)
     labels = np.array([row["label"] for row in train_side])
-    cells = np.array([f"{row['combo']}|{row['rule']}" for row in train_side])
+    cells = balance_cells(
+        *(np.array([row[key] for row in train_side]) for key in ("combo", "rule"))
+    )
     validation = np.concatenate(
         [
             np.flatnonzero(labels == label)[spread_take(cells[labels == label], quota, rng)]
