@@ -352,8 +352,8 @@ def render_markdown(report: AuditReport) -> str:
             f"{' or '.join(f'`{f}`' for f in fields)} alone (without the rest of the input), "
             "as the BoOQA paper uses hypothesis-only models. Accuracy near the majority "
             "baseline (always the training set's commonest label) and AUCnorm near 0 mean the "
-            "hypothesis alone gives little away. No AUCnorm where the probe scores every row alike (tied: none of the words "
-            "it learned occurs there) or the split has one label.",
+            "hypothesis alone gives little away. No AUCnorm where the probe scores every row "
+            "alike (tied: none of the words it learned occurs there) or the split has one label.",
             "",
             "| config | trained on | evaluated on | rows | accuracy | majority | AUCnorm |",
             "|---|---|---|---:|---:|---:|---:|",
