@@ -140,7 +140,7 @@ def load_second_nouns(
 
 def load_events(path: str | Path | None = None, nouns: pa.Table | None = None) -> pa.Table:
     """EPC's events: ``noun, event, rationale, stance``; every noun must be in ``nouns``, and
-    a stance is ``in_keeping`` (the default) or ``against``."""
+    a stance is ``in_keeping`` (the default), ``against`` or ``kept``."""
     path = Path(path) if path else data_path("rnpc_events.tsv")
     known = set(nouns["noun"].to_pylist()) if nouns is not None else None
     rows = []
