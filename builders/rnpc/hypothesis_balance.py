@@ -120,7 +120,7 @@ def balance_mpte(
     relation = np.char.partition(hypothesis, ":")[:, 2]
     shown = np.where(relation == "role", "role", np.where(person, "person", relation))
     visible = np.char.add(np.char.add(visible.astype(str), "|"), shown.astype(str))
-    cells = candidates.combo + "|" + candidates.rule
+    cells = candidates.cells
     # a family: the kept modifier's attribute with the kind of N' shown. RNPC's lexicon gives
     # each modifier an attribute (§4); spread over words alone, the many nationality words
     # took most pairs (a fake Swiss watch that is a gift: a Swiss gift?)

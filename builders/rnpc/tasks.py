@@ -99,6 +99,11 @@ class Candidates:
     label: np.ndarray
     combo: np.ndarray
 
+    @property
+    def cells(self) -> np.ndarray:
+        """Each candidate's balancing cell (:func:`balance_cells`)."""
+        return balance_cells(self.combo, self.rule)
+
     def take(self, rows: np.ndarray) -> Candidates:
         return Candidates(
             self.phrases,
@@ -418,7 +423,7 @@ def balance(
     """Indices of ``quotas[label]`` candidates of each label, spread evenly over (combo, rule)
     cells (a rule whose label no modifier moves is one cell, :data:`COMBO_FREE_RULES`); None if
     some label has too few."""
-    cells = balance_cells(candidates.combo, candidates.rule)
+    cells = candidates.cells
     chosen = []
     for label, quota in enumerate(quotas):
         members = np.flatnonzero(candidates.label == label)
