@@ -150,11 +150,12 @@ def event_stance(row: dict) -> str:
     # the noun phrase's own words are read apart: a gun is harmless is good news of a gun
     phrase = set(_words(" ".join([row["modifier1"] or "", row["modifier2"] or "", noun])))
     event = " ".join(w for w in row["event1"].split() if w.lower().strip(".,;!?") not in phrase)
-    if _KEPT.search(event.lower()):
+    lowered = event.lower()  # VADER reads the event as written: capitals are emphasis to it
+    if _KEPT.search(lowered):
         return "kept"
     valence = sentence_valence(event)
     if valence == 0:
-        return "in_keeping" if _ABILITY.search(event.lower()) else "unread"
+        return "in_keeping" if _ABILITY.search(lowered) else "unread"
     harmful = word_valence(noun) < 0
     return "in_keeping" if (valence < 0) == harmful else "against"
 
