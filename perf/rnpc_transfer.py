@@ -60,13 +60,18 @@ SELECTED = {
 }
 
 
-def training_rows(folder: str, task: str, train_rows: int, seed: int):
-    """The generated rows the fine-tune of ``task`` with ``seed`` trains on: each seed draws
-    its own, so the seeds' spread holds which rows were drawn as well as the fine-tune's own
-    randomness (on RNPC 3.6.0's EPC, three draws with one fine-tune seed scored 0.453 to 0.510)."""
+def generated_rows(folder: str, task: str, train_rows: int):
+    """The generated ``<task>_challenge`` rows the training rows are drawn from."""
     generated = load_benchmark(folder, f"{task}_challenge").split("test")
     if len(generated) < train_rows:
         raise SystemExit(f"{task}_challenge has {len(generated)} rows, fewer than {train_rows}")
+    return generated
+
+
+def training_rows(generated, train_rows: int, seed: int):
+    """The rows the fine-tune with ``seed`` trains on: each seed draws its own, so the seeds'
+    spread holds which rows were drawn as well as the fine-tune's own randomness (on RNPC
+    3.6.0's EPC, three draws with one fine-tune seed scored 0.453 to 0.510)."""
     return generated.shuffle(seed=seed).select(range(train_rows))
 
 
@@ -92,9 +97,10 @@ def transfer(
         progress=False,
     )
     humans = tuning.test["label"]
+    generated = generated_rows(folder, task, train_rows)
     runs = []
     for seed in seeds:
-        train = tuning.encode(training_rows(folder, task, train_rows, seed))
+        train = tuning.encode(training_rows(generated, train_rows, seed))
         classifier, timing = tuning.train(tuning.model, train, seed)
         scores, _, _ = tuning.evaluate(classifier)  # scores, timing, per-row outputs
         runs.append(
@@ -114,7 +120,7 @@ def select(
     row has; ``chosen`` is the best setting. Where ``folder`` holds the human rows, each run is
     also scored on them (``human_accuracy``, for the record: the choice never reads it; the
     chosen run is the transfer's seed 0)."""
-    rows = training_rows(folder, task, train_rows, 0)
+    rows = training_rows(generated_rows(folder, task, train_rows), train_rows, 0)
     humans = None
     if (Path(folder) / f"original_{task}").is_dir():
         humans = FineTuning.prepare(folder, f"original_{task}", epochs=epochs, progress=False)
