@@ -236,14 +236,30 @@ def test_epc_event_alone_gives_little_away(challenge, rnpc_export):
     """Issue 25: an event of what a privative keeps is equally plausible with any modifiers, so
     E alone tells its label. Balanced one cell per combo, such events made 69% of the equally
     plausible rows and a probe on E alone scored 0.705; as one cell they stay a small share,
-    in train and validation as in test."""
+    in train and validation as in test. With a privative the event's stance decides the label
+    (in keeping with N: less, against it: more), so since privative rows hold most of those
+    labels (3.7.0) E alone tells more than before (full build: 0.636, 3.6.0: 0.531), still
+    short of the kept shortcut's 0.705 and of issue 25's bound, 0.70."""
     frame = challenge["epc"]
     (result,) = probe({"test": pa.Table.from_pandas(frame[["event", "label"]])}, "event")
-    assert result.accuracy <= 0.60, result
+    assert result.accuracy <= 0.68, result
     kept = frame.event_stance == "kept"
     assert 0 < kept.mean() < 0.12
     for split, table in read_config(rnpc_export, "epc").items():
         assert 0 < (table.event_stance == "kept").mean() < 0.12, split
+
+
+def test_epc_less_and_more_rows_are_mostly_privative_phrases(challenge, rnpc_export):
+    """Issue 25: EPC is RNPC's task for privative phrases (§3), and 93% of the human rows of
+    the development half have a privative. The effect table's rows (no privative) are one
+    balancing cell per label, not one per combo: privative phrases hold most of the less and
+    more rows (full build: 82%; 3.6.0: 56%), and every combo still occurs."""
+    for split, frame in {"challenge": challenge["epc"], **read_config(rnpc_export, "epc")}.items():
+        moved = frame[frame.label != 1]
+        assert moved.combo.str.contains("pri").mean() > 0.7, split
+    assert set(challenge["epc"].combo) == {
+        f"{a}-{b}" for a in ("int", "sub", "pri") for b in ("int", "sub", "pri")
+    }
 
 
 def test_mpte_is_about_people_and_things_alike_and_who_tells_no_label(challenge):

@@ -5,9 +5,10 @@ Phrases are sampled in equal numbers for every pair of modifier *strata* (the ca
 task, the subsective kind, what a privative negates, or the event effect), so all nine category
 combinations and every rule occur. Each candidate (phrase × hypothesis; for MPTE × the N'
 relation) is labelled from its modifiers' categories, kinds and attributes; each label is then
-down-sampled to an equal share spread evenly over (combo, rule) cells (MPTE: mostly in pairs
-from hypothesis strata that hold both labels, :mod:`compsem.builders.rnpc.hypothesis_balance`),
-and only the chosen candidates are realised as sentences.
+down-sampled to an equal share spread evenly over (combo, rule) cells (some rules are one
+cell whatever the combo, :data:`SINGLE_CELL_RULES`; MPTE: mostly in pairs from hypothesis
+strata that hold both labels, :mod:`compsem.builders.rnpc.hypothesis_balance`), and only the
+chosen candidates are realised as sentences.
 """
 
 from __future__ import annotations
@@ -57,10 +58,15 @@ HYPOTHESES = {
 # drawn from: a denial turns a defining event against N
 EPC_STANCES = {"": "in_keeping", "denied": "against", "against": "against", "kept": "kept"}
 EPC_SOURCES = {"": "in_keeping", "denied": "in_keeping", "against": "against", "kept": "kept"}
-# rules whose label no modifier moves: one balancing cell each, not one per combo. An event of
-# what a privative keeps is as plausible with any modifiers; given a cell per combo, such
-# events made 69% of EPC's equally-plausible rows, and the event alone told 70% of the labels
-COMBO_FREE_RULES = {"property_kept"}
+# rules balanced as one cell each, not one per combo. property_kept: no modifier moves its label
+# (an event of what a privative keeps is as plausible with any modifiers); given a cell per
+# combo, such events made 69% of EPC's equally-plausible rows and the event alone told 70% of
+# the labels. effect_less, effect_more: rows with no privative, labelled by the effect table;
+# RNPC made EPC the task for privative phrases (§3) and 93% of the human rows of issue 25's
+# development half have one, yet with a cell per combo the effect table's four combos held 44% of the less and more rows.
+# effect_equal keeps a cell per combo: with property_kept it is the equal label's only rule,
+# and as one cell kept events became half of the equal rows (the event alone told 72%)
+SINGLE_CELL_RULES = {"property_kept", "effect_less", "effect_more"}
 _AUXILIARIES = {"can": "cannot", "is": "is not", "are": "are not", "must": "must not"}
 
 
@@ -411,18 +417,17 @@ def spread_take(groups: np.ndarray, count: int, rng: np.random.Generator) -> np.
 
 
 def balance_cells(combo: np.ndarray, rule: np.ndarray) -> np.ndarray:
-    """Each item's balancing cell: its ``combo|rule``, or the rule alone where no modifier
-    moves its label (:data:`COMBO_FREE_RULES`)."""
+    """Each item's balancing cell: its ``combo|rule``, or the rule alone for the rules balanced
+    as one cell (:data:`SINGLE_CELL_RULES`)."""
     cells = np.char.add(np.char.add(np.asarray(combo, dtype=str), "|"), np.asarray(rule, dtype=str))
-    return np.where(np.isin(rule, list(COMBO_FREE_RULES)), np.asarray(rule, dtype=str), cells)
+    return np.where(np.isin(rule, list(SINGLE_CELL_RULES)), np.asarray(rule, dtype=str), cells)
 
 
 def balance(
     candidates: Candidates, quotas: list[int], rng: np.random.Generator
 ) -> np.ndarray | None:
     """Indices of ``quotas[label]`` candidates of each label, spread evenly over (combo, rule)
-    cells (a rule whose label no modifier moves is one cell, :data:`COMBO_FREE_RULES`); None if
-    some label has too few."""
+    cells (some rules are one cell, :data:`SINGLE_CELL_RULES`); None if some label has too few."""
     cells = candidates.cells
     chosen = []
     for label, quota in enumerate(quotas):
