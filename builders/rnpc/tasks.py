@@ -63,9 +63,10 @@ EPC_SOURCES = {"": "in_keeping", "denied": "in_keeping", "against": "against", "
 # combo, such events made 69% of EPC's equally-plausible rows and the event alone told 70% of
 # the labels. effect_less, effect_more: rows with no privative, labelled by the effect table;
 # RNPC made EPC the task for privative phrases (§3) and 93% of the human rows of issue 25's
-# development half have one, yet with a cell per combo the effect table's four combos held 44% of the less and more rows.
-# effect_equal keeps a cell per combo: with property_kept it is the equal label's only rule,
-# and as one cell kept events became half of the equal rows (the event alone told 72%)
+# development half have one, yet with a cell per combo the effect table's four combos held 44%
+# of the less and more rows (as one cell each: 18%). effect_equal keeps a cell per combo: with
+# property_kept it is the equal label's only rule, and as one cell kept events became half of
+# the equal rows (the event alone told 72% of the labels)
 SINGLE_CELL_RULES = {"property_kept", "effect_less", "effect_more"}
 _AUXILIARIES = {"can": "cannot", "is": "is not", "are": "are not", "must": "must not"}
 
