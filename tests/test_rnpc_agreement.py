@@ -54,7 +54,7 @@ EXPECTED = {
         ("m1_n.m1_relative", 0),
         ("m2_n.m1_not_privative", 1),
         ("m1_n.m1_keeps", 1),
-        ("m1_n.m1_gradable_over_surface", 1),
+        ("m1_n.m1_gradable", 1),
         ("n.role_ended", 0),  # whatever "famous" ranks, his acting is over
         ("n.privative_m2", 0),
         ("n.imitation_of_m2", 1),

@@ -10,7 +10,6 @@ import subprocess
 import sys
 from collections import Counter
 
-import numpy as np
 import pandas as pd
 import pyarrow as pa
 import pytest
@@ -46,6 +45,10 @@ VALUE = {"price", "quality", "fame"}
 SURFACE = {"colour", "pattern", "shape", "hair", "appearance"}
 LASTING = {"nationality", "handedness"}  # a person's own, as a hand or eyes are
 SELECTING = {"ordinal", "superlative", "preference", "typicality"}  # the second; a typical
+GRADABLE = {  # degrees, judged against N itself: a tall young hunter is a tall hunter
+    "age", "beauty", "fame", "height", "intelligence", "length", "loudness", "price", "quality",
+    "size", "speed", "strength", "taste", "temperature", "wealth", "weight", "width",
+}  # fmt: skip
 # Rules the shipped lexicon cannot generate, as its adjective order puts an imitation
 # (counterfeit) and a stage (novice) next to the noun, so never before an origin or value, or
 # before another modifier of a person; they label the original release's rows.
@@ -124,9 +127,10 @@ def expected_spte(hypothesis: str, m1: dict, m2: dict, person: bool) -> int | No
         return None
     if m1["kind"] != "relative":  # ⊨ M1 N unless M1 is relative to M2 N
         return 1
-    if m1["attribute"] in SELECTING or m2["category"] == "subsective":
-        return 0  # the second green ball is not the second ball
-    return 1 if m2["attribute"] in SURFACE else None  # a big red apple is a big apple
+    if m1["attribute"] in SELECTING or m2["attribute"] in SELECTING:
+        return 0  # the second green ball is not the second ball; nor my new favorite my new
+    # issue 25: people judge a degree against N itself (a tall young hunter is a tall hunter)
+    return 1 if m1["attribute"] in GRADABLE else None
 
 
 def test_spte_labels_follow_the_rules(challenge, entries):
@@ -140,17 +144,20 @@ def test_spte_labels_follow_the_rules(challenge, entries):
 
 def test_the_papers_examples_of_relative_modifiers_are_non_entailments(challenge, entries):
     """The second green ball is not the second ball; my favorite new movie is not my favorite
-    movie. A gradable M1 over a colour keeps its standard: a big red apple is a big apple."""
+    movie. A degree M1 is judged against N itself, over a colour (a big red apple is a big
+    apple) and, as people read it (issue 25), over a subsective M2 (a tall young hunter is a
+    tall hunter), but not over one that picks (my new favorite movie is not my new movie)."""
     m1_n = challenge["spte"].query("hypothesis_type == 'm1_n'")
     attribute = [entries[m]["attribute"] for m in m1_n.modifier1]
-    kind = [entries[m]["kind"] for m in m1_n.modifier1]
     selecting = m1_n[[a in SELECTING for a in attribute]]
     assert len(selecting) and (selecting.label == 0).all()
-    gradable = np.array(
-        [k == "relative" and a not in SELECTING for k, a in zip(kind, attribute, strict=True)]
-    )
-    gradable = m1_n[gradable & (m1_n.m2_attribute == "colour").to_numpy()]
-    assert len(gradable) and (gradable.label == 1).all()
+    degree = m1_n[[a in GRADABLE for a in attribute]]
+    over_colour = degree[degree.m2_attribute == "colour"]
+    over_subsective = degree[degree.m2_category == "subsective"]
+    picked = over_subsective.m2_attribute.isin(SELECTING)
+    assert len(over_colour) and (over_colour.label == 1).all()
+    assert picked.any() and (over_subsective[picked].label == 0).all()
+    assert (~picked).any() and (over_subsective[~picked].label == 1).all()
 
 
 def expected_mpte(kept: dict, other: dict, side: str, relation: str, person: bool) -> int | None:

@@ -47,6 +47,14 @@ VALUE = {"price", "quality", "fame"}  # what counterfeits fake (a counterfeit lu
 # members (the second, the best, my favorite) or say how typical of it one is (a typical blond
 # mayor need not be a typical mayor).
 SELECTING = {"ordinal", "superlative", "preference", "typicality"}
+# Relative subsective attributes of degree (a tall, new, famous, good N): people judge them
+# against N itself, whatever M2 says (a tall young buffalo hunter is a tall buffalo hunter;
+# 22 of 22 such rows of issue 25's development half, 12 and 10 on its two halves). Importance
+# is not here: it holds rank words too (America's top amateur wrestler is not its top wrestler).
+GRADABLE = {
+    "age", "beauty", "fame", "height", "intelligence", "length", "loudness", "price", "quality",
+    "size", "speed", "strength", "taste", "temperature", "wealth", "weight", "width",
+}  # fmt: skip
 
 
 @dataclass(frozen=True)
@@ -116,17 +124,18 @@ RULES = {
         "subsective judging the role (or a stage of it)",
         "a skillful American surgeon ⊨ a skillful surgeon",
     ),
-    "m1_n.m1_gradable_over_surface": _spte(
+    "m1_n.m1_gradable": _spte(
         1,
-        "hypothesis M1 N; M1 is a gradable relative modifier (size, age, price …) and M2 a "
-        "surface property (colour, pattern, shape) that does not move M1's standard",
-        "a big red apple ⊨ a big apple",
+        "hypothesis M1 N; M1 is a relative modifier of degree (size, age, height, fame, "
+        "quality …), which people judge against N itself, and M2 neither privative nor one "
+        "that picks or ranks (ordinal, superlative, favorite, typicality)",
+        "a tall young buffalo hunter ⊨ a tall buffalo hunter",
     ),
     "m1_n.m1_relative": _spte(
         0,
-        "hypothesis M1 N; M1 is relative to its comparison class M2 N, which M2 changes (an "
-        "ordinal, superlative, favorite or typicality, or a gradable M1 over a subsective M2)",
-        "the second green ball ⊭ the second ball",
+        "hypothesis M1 N; M1 picks or ranks members of its comparison class M2 N (ordinal, "
+        "superlative, favorite, typicality), or M2 does and M1 speaks of that pick",
+        "the second green ball ⊭ the second ball; my new favorite movie ⊭ my new movie",
     ),
     "m1_n.m2_privative": _spte(
         0,
@@ -357,11 +366,11 @@ def _spte_m1_n(m1: Slot, m2: Slot) -> tuple[str, int] | None:
         return None  # a counterfeit Swiss watch may be a genuine (if un-Swiss) watch
     if m1.kind != "relative":
         return "m1_n.m1_keeps", 1
-    if m1.attribute in SELECTING or m2.category == "subsective":
+    if m1.attribute in SELECTING or m2.attribute in SELECTING:
         return "m1_n.m1_relative", 0
-    if m1.attribute and m2.attribute in SURFACE:
-        return "m1_n.m1_gradable_over_surface", 1
-    return None  # a small American car: small for an American car, perhaps not for a car
+    if m1.attribute in GRADABLE:
+        return "m1_n.m1_gradable", 1
+    return None  # a relative attribute of unknown kind: importance ranks (top) or grades
 
 
 def mpte(
