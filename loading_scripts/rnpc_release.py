@@ -3,8 +3,11 @@
 Tasks: ``SPTE.csv`` and ``MPTE.csv`` (``id, combo, source NP, premise, hypothesis, label``) and
 ``EPC.csv`` (``id, combo, source NP, first_event, second_event, label``), anywhere under the
 folder, with string labels (entailment / non-entailment; more_likely / equally_likely /
-less_likely). The NP's determiner, modifiers and noun are read off ``source NP`` (determiner, M1,
-M2, then the rest as the noun), and the categories off ``combo`` (``pri-sub``).
+less_likely). The categories are read off ``combo`` (``pri-sub``), and the NP's determiner,
+modifiers and noun off ``source NP``: M1 and M2 are the first two neighbouring words the lexicon
+lists in the combo's categories, the words before them the determiner and those after the noun
+(*the city's first so-called greenfield plant*: the city's, first, so-called, greenfield plant);
+where no two words are, the first two words after a determiner.
 
 Lexicon: ``int.csv``, ``sub.csv`` and ``pri.csv`` (``Attribute,Modifier``). A modifier that the
 shipped lexicon lists in the same category takes its shipped attribute; any other gets an
@@ -129,21 +132,49 @@ def _label(task: str, value: str, where: str) -> int:
     raise ReleaseError(f"{where}: label {value!r} is not {expected}.")
 
 
-def parse_np(source: str) -> dict:
+def parse_np(
+    source: str, categories: tuple[str, str] | None = None, listed: dict | None = None
+) -> dict:
     """Determiner, M1, M2 and noun of a source NP: 'the second green ball' → the, second, green,
-    ball; a possessive ("Quebecor's") counts as the determiner."""
+    ball; a possessive ("Quebecor's") counts as the determiner. Given the combo's ``categories``
+    and ``listed`` (lower-cased modifier -> the categories a lexicon lists it in), M1 and M2 are
+    the first neighbouring words listed in them, with a noun after: 'an arrogant former young
+    genius' (pri-sub) → an arrogant, former, young, genius."""
     tokens = source.split()
-    det = ""
+    det = []
     if tokens and (tokens[0].lower() in _DETERMINERS or tokens[0].endswith("'s")):
-        det = tokens.pop(0)
+        det.append(tokens.pop(0))
     if len(tokens) < 3:
-        return {"det": det, "modifier1": None, "modifier2": None, "noun": None}
+        return {"det": " ".join(det), "modifier1": None, "modifier2": None, "noun": None}
+    if categories and listed:
+        first = next(
+            (
+                i
+                for i in range(len(tokens) - 2)
+                if categories[0] in listed.get(tokens[i].lower(), ())
+                and categories[1] in listed.get(tokens[i + 1].lower(), ())
+            ),
+            0,
+        )
+        det, tokens = det + tokens[:first], tokens[first:]
     return {
-        "det": det,
+        "det": " ".join(det),
         "modifier1": tokens[0],
         "modifier2": tokens[1],
         "noun": " ".join(tokens[2:]),
     }
+
+
+def listed_categories(folder: Path) -> dict[str, set[str]]:
+    """Lower-cased modifier -> the categories the release's lexicon lists it in (compsem's
+    shipped lexicon where the folder has no lexicon files)."""
+    try:
+        return {key: {e[1] for e in entries} for key, entries in release_entries(folder).items()}
+    except LexiconError:
+        listed: dict[str, set[str]] = {}
+        for modifier in load_modifier_lexicon().modifiers:
+            listed.setdefault(modifier.text.lower(), set()).add(modifier.category)
+        return listed
 
 
 def read_original_task(folder: str | Path | None, task: str) -> list[dict]:
@@ -155,6 +186,7 @@ def read_original_task(folder: str | Path | None, task: str) -> list[dict]:
         )
     path = _find(Path(folder), TASK_FILES[task])
     columns = TASK_COLUMNS[task]
+    listed = listed_categories(Path(folder))
     rows = []
     for number, row in _read_csv(path, columns):
         where = f"{path.name}, line {number}"
@@ -162,13 +194,14 @@ def read_original_task(folder: str | Path | None, task: str) -> list[dict]:
         if len(codes) != 2 or any(code not in COMBO_CATEGORIES for code in codes):
             raise ReleaseError(f"{where}: combo {row['combo']!r} is not like 'pri-sub'.")
         first, second = (row[c] for c in columns[3:5])
+        categories = (COMBO_CATEGORIES[codes[0]], COMBO_CATEGORIES[codes[1]])
         item = {
             "id": row_id("rnpc-original", task, row["id"], row["source NP"], first, second),
             "label": _label(task, row["label"], where),
             "np": row["source NP"],
-            **parse_np(row["source NP"]),
-            "m1_category": COMBO_CATEGORIES[codes[0]],
-            "m2_category": COMBO_CATEGORIES[codes[1]],
+            **parse_np(row["source NP"], categories, listed),
+            "m1_category": categories[0],
+            "m2_category": categories[1],
             "combo": "-".join(codes),
             "rule": "original",
         }

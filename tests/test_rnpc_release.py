@@ -74,6 +74,39 @@ def test_source_nps_split_into_determiner_modifiers_and_noun():
     assert parse_np("boring old news")["det"] == "" and parse_np("old news")["noun"] is None
 
 
+def test_modifiers_are_the_first_neighbours_listed_in_the_combos_categories():
+    """Issue 25: NPs with a third modifier or a possessive after the article were read as
+    M1 = the first word (M1 'arrogant', M2 'former', N 'young genius'); the lexicon's categories
+    now say which two neighbours the combo is about, with a noun after them."""
+    listed = {
+        "arrogant": {"intersective"},
+        "former": {"privative"},
+        "young": {"subsective"},
+        "first": {"subsective"},
+        "so-called": {"privative"},
+        "greenfield": {"intersective"},
+    }
+    assert parse_np("an arrogant former young genius", ("privative", "subsective"), listed) == {
+        "det": "an arrogant",
+        "modifier1": "former",
+        "modifier2": "young",
+        "noun": "genius",
+    }
+    city = parse_np(
+        "the city's first so-called greenfield plant", ("subsective", "privative"), listed
+    )
+    assert (city["det"], city["modifier1"], city["noun"]) == (
+        "the city's",
+        "first",
+        "greenfield plant",
+    )
+    # no two neighbours listed so: the first two words, as before
+    assert (
+        parse_np("a young arrogant genius", ("privative", "subsective"), listed)["modifier1"]
+        == "young"
+    )
+
+
 def test_release_errors_name_the_problem(release, tmp_path):
     with pytest.raises(ReleaseError, match="pass its folder with --original-release"):
         read_original_task(None, "spte")

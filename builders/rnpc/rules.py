@@ -49,7 +49,7 @@ VALUE = {"price", "quality", "fame"}  # what counterfeits fake (a counterfeit lu
 SELECTING = {"ordinal", "superlative", "preference", "typicality"}
 # Relative subsective attributes of degree (a tall, new, famous, good N): people judge them
 # against N itself, whatever M2 says (a tall young buffalo hunter is a tall buffalo hunter;
-# 22 of 22 such rows of issue 25's development half, 12 and 10 on its two halves). Importance
+# 23 of 23 such rows of issue 25's development half, 12 and 11 on its two halves). Importance
 # is not here: it holds rank words too (America's top amateur wrestler is not its top wrestler).
 GRADABLE = {
     "age", "beauty", "fame", "height", "intelligence", "length", "loudness", "price", "quality",
