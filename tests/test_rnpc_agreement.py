@@ -215,6 +215,11 @@ def test_an_event_stands_with_or_against_what_the_noun_is():
     assert stance("A champion is right-handed.", "champion") == "kept"
     assert stance("A car has four wheels.", "car") == "kept"
     assert stance("His wife is the first woman he dated.", "wife") == "unread"  # not her sex
+    # and what kind of thing N is, or what it involves: a mock trial still involves debates
+    assert stance("A trial involves debates.", "trial") == "kept"
+    assert stance("A threat can involve nuclear attacks.", "threat") == "kept"  # not its valence
+    assert stance("Evidence is a type of information.", "evidence") == "kept"
+    assert stance("A trial does not involve a jury.", "trial") == "against"  # a denial first
 
 
 def test_the_shipped_events_read_as_their_stance_or_unread():
