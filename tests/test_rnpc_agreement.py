@@ -269,10 +269,8 @@ def test_a_privative_moves_events_by_their_stance_whatever_the_other_modifier(sl
     # a fake gun is made to look like one: its colour is as plausible, unless a modifier of
     # colour says otherwise (a fake blue gun is black)
     brown = row | {"event1": "A gun is brown.", "event2": "A fake big gun is brown."}
-    assert (label_row("epc", brown, slots)["rule"], label_row("epc", brown, slots)["label"]) == (
-        "property_kept",
-        1,
-    )
+    reading = label_row("epc", brown, slots)
+    assert (reading["rule"], reading["label"]) == ("property_kept", 1)
     blue = brown | {"modifier2": "blue", "m2_category": "intersective"}
     assert label_row("epc", blue | {"event2": "A fake blue gun is brown."}, slots)["label"] is None
 

@@ -146,8 +146,8 @@ def event_stance(row: dict) -> str:
     to the noun's: bad news of a good or neutral N (a painting has little value), good news of a
     harmful one (a gun is harmless). An event that says a colour, a person's sex or hand, a
     count of parts, what kind of thing N is or what it involves is of what a privative keeps.
-    An event of the noun's own valence is in
-    keeping with it, and so is a neutral one that says what N can do."""
+    An event of the noun's own valence is in keeping with it, and so is a neutral one that says
+    what N can do."""
     if negated(row["event2"]):
         return "against"
     noun = row["noun"] or ""

@@ -420,8 +420,9 @@ def spread_take(groups: np.ndarray, count: int, rng: np.random.Generator) -> np.
 def balance_cells(combo: np.ndarray, rule: np.ndarray) -> np.ndarray:
     """Each item's balancing cell: its ``combo|rule``, or the rule alone for the rules balanced
     as one cell (:data:`SINGLE_CELL_RULES`)."""
-    cells = np.char.add(np.char.add(np.asarray(combo, dtype=str), "|"), np.asarray(rule, dtype=str))
-    return np.where(np.isin(rule, list(SINGLE_CELL_RULES)), np.asarray(rule, dtype=str), cells)
+    rule = np.asarray(rule, dtype=str)
+    cells = np.char.add(np.char.add(np.asarray(combo, dtype=str), "|"), rule)
+    return np.where(np.isin(rule, list(SINGLE_CELL_RULES)), rule, cells)
 
 
 def balance(
