@@ -12,9 +12,9 @@ from compsem.builders.rnpc.audit import AUDIT_CHECKS
 from compsem.builders.rnpc.builder import Rnpc
 from compsem.builders.rnpc.config import LEARNING_CURVE_SIZES, ORIGINAL_CONFIGS, RnpcConfig
 from compsem.builders.rnpc.generation import _generation_key, _task_splits, load_inputs
-from compsem.builders.rnpc.hypothesis_balance import SINGLE_SHARE
 from compsem.builders.rnpc.llm_prompts import LLM_PROMPTS
 from compsem.builders.rnpc.rules import RULES
+from compsem.builders.rnpc.shortcut_balance import SINGLE_SHARE, SPTE_SINGLE_SHARE
 from compsem.builders.rnpc.tasks import TASKS
 from compsem.card import WORDNET_LICENSE, template_path
 from compsem.presets import Preset
@@ -141,6 +141,16 @@ CHANGELOG = {
     "an EPC event that says what kind of thing N is or what it involves (a mock criminal trial "
     "involves debates) is read as one a privative keeps: people call 16 of the dev half's 17 "
     "such rows equally plausible. EPC 0.710 at coverage 0.446 (was 0.686 at 0.422).",
+    "3.8.0": "SPTE's premise no longer tells the label (issue 25): balanced over (combo, rule) "
+    "cells alone, 79% of the items whose premise leads with an ordinal were non-entailments "
+    "(one rule, M1 N under a relative M1, filled its cell with them) and a probe on M1's "
+    "attribute alone scored 0.815, so MiniLM read 'This is the first big wave.' -> 'This is a "
+    "wave.' as a non-entailment. As MPTE's hypothesis strata are, SPTE's M1 attributes now "
+    "give 90% of each label in pairs, as many of each label per attribute: the probe on M1's "
+    "attribute scores 0.522, the hypothesis-only probe 0.682 (was 0.651), and transfer to the "
+    "human dev half (perf/rnpc_transfer.py, a draw per seed) rises to 0.841 over 3 seeds and "
+    "0.840 over 5 (3.7.0's rows: 0.798, 0.803). SPTE's rules and labels unchanged; MPTE and "
+    "EPC rows byte-identical; hypothesis_balance is now shortcut_balance.",
 }
 REGIME_DESCRIPTIONS = {
     "split": "Learning-curve split (§6): train ({train} items; its prefixes of "
@@ -221,6 +231,7 @@ def provenance(config: RnpcConfig) -> dict:
         "categories": list(CATEGORIES),
         "rules": rule_examples(config),
         "mpte_single_share": SINGLE_SHARE,
+        "spte_single_share": SPTE_SINGLE_SHARE,
         "original_release": config.original_release,
         # the rules against the release's human labels, when the build reads a release
         "rule_agreement": rule_agreement(config.original_release)

@@ -6,9 +6,10 @@ task, the subsective kind, what a privative negates, or the event effect), so al
 combinations and every rule occur. Each candidate (phrase × hypothesis; for MPTE × the N'
 relation) is labelled from its modifiers' categories, kinds and attributes; each label is then
 down-sampled to an equal share spread evenly over (combo, rule) cells (some rules are one
-cell whatever the combo, :data:`SINGLE_CELL_RULES`; MPTE: mostly in pairs from hypothesis
-strata that hold both labels, :mod:`compsem.builders.rnpc.hypothesis_balance`), and only the
-chosen candidates are realised as sentences.
+cell whatever the combo, :data:`SINGLE_CELL_RULES`; SPTE and MPTE: mostly in pairs from strata
+a model reads at a glance, M1's attribute and the hypothesis, that hold both labels,
+:mod:`compsem.builders.rnpc.shortcut_balance`), and only the chosen candidates are realised as
+sentences.
 """
 
 from __future__ import annotations
@@ -18,7 +19,6 @@ from dataclasses import dataclass
 import numpy as np
 import pyarrow as pa
 
-from compsem.builders.rnpc.hypothesis_balance import balance_mpte
 from compsem.builders.rnpc.noun_phrases import (
     PLURAL_SHARE,
     Vocabulary,
@@ -40,6 +40,7 @@ from compsem.builders.rnpc.rules import epc as epc_rule
 from compsem.builders.rnpc.rules import mpte as mpte_rule
 from compsem.builders.rnpc.rules import spte as spte_rule
 from compsem.builders.rnpc.second_nouns import Option, second_noun_choices
+from compsem.builders.rnpc.shortcut_balance import balance_mpte, balance_spte
 from compsem.grouping import in_representative_order
 from compsem.resources.modifiers import CATEGORY_CODES
 from compsem.resources.wordnet import wordnet
@@ -68,6 +69,8 @@ EPC_SOURCES = {"": "in_keeping", "denied": "in_keeping", "against": "against", "
 # property_kept it is the equal label's only rule, and as one cell kept events became half of
 # the equal rows (the event alone told 72% of the labels)
 SINGLE_CELL_RULES = {"property_kept", "effect_less", "effect_more"}
+# tasks balanced so that no visible stratum tells the label (shortcut_balance)
+_SHORTCUT_BALANCE = {"spte": balance_spte, "mpte": balance_mpte}
 _AUXILIARIES = {"can": "cannot", "is": "is not", "are": "are not", "must": "must not"}
 
 
@@ -147,7 +150,7 @@ def strata(task: str, vocabulary: Vocabulary) -> np.ndarray:
 def noun_pools(task: str, inputs: TaskInputs) -> list[np.ndarray]:
     """The nouns a task may use, in the groups it draws alike: EPC's need an event; MPTE's a
     second noun, and it draws people and things in equal numbers (as its balancing keeps them,
-    :data:`~compsem.builders.rnpc.hypothesis_balance.GROUPS`): drawn together, the many
+    :data:`~compsem.builders.rnpc.shortcut_balance.GROUPS`): drawn together, the many
     modifiers that fit people only would leave few phrases about things."""
     names = inputs.vocabulary.nouns["noun"]
     if task == "epc":
@@ -460,11 +463,14 @@ def generate(
         # exhausted when draws mostly repeat phrases (fewer than one new in 16; MPTE's phrases
         # about things repeat early, yet twice the draws still double its two-label pairs)
         exhausted = len(phrases) < draws / 16 or draws >= MAX_DRAWS_PER_ITEM * sum(quotas)
-        # MPTE first asks for its full share of hypothesis-balanced items, and settles for
-        # fewer only once the draws are exhausted
+        # SPTE and MPTE first ask for their full share of items balanced over what a model
+        # reads at a glance (M1's attribute, the hypothesis), and settle for fewer only once
+        # the draws are exhausted
         chosen = (
-            balance_mpte(candidates, inputs.vocabulary, quotas, rng, spread_take, not exhausted)
-            if task == "mpte"
+            _SHORTCUT_BALANCE[task](
+                candidates, inputs.vocabulary, quotas, rng, spread_take, not exhausted
+            )
+            if task in _SHORTCUT_BALANCE
             else balance(candidates, quotas, rng)
         )
         if chosen is not None:

@@ -1,17 +1,29 @@
-"""Down-sampling that keeps MPTE's hypothesis from giving its label away.
+"""Down-sampling that keeps what a model reads at a glance from giving the label away.
 
-An MPTE hypothesis, ``P Det M N'``, shows the kept modifier M and N'. Where a modifier admits
-one label only, the hypothesis alone decides the item: an intersective colour always carries
-over, a relative modifier never does, a former never does. The label of the others rests on
-what the hypothesis does not show: M's scope in the first premise (a Swiss gift from a skillful
-Swiss watchmaker or from a fake Swiss watch) and how N' relates to N (a skillful doctor, said
-of a surgeon or of a pianist), which is what MPTE tests (§3). A stratum here is the kept
-modifier itself with the kind of N' it shows: a role noun (father, gift), one of the person
-role words that serve as hypernym and co-hyponym alike (doctor), or another hypernym (weapon). So most of each label's quota, all but
-``single_share``, comes in pairs from strata that hold both labels, as many items of each label
-per stratum, spread evenly over the strata and within them over (combo, rule) cells as
+A *visible stratum* is what an item shows on its face, whatever its label rests on. Where a
+stratum admits one label only, it alone decides the item; so most of each label's quota, all
+but a single share, comes in pairs from strata that hold both labels, as many items of each
+label per stratum, spread evenly over the strata and within them over (combo, rule) cells as
 :func:`compsem.builders.rnpc.tasks.balance` spreads them; the rest comes from the one-label
 strata (from the others only where those run short).
+
+MPTE (:func:`balance_mpte`): a hypothesis, ``P Det M N'``, shows the kept modifier M and N'.
+An intersective colour always carries over, a relative modifier never does, a former never
+does; the label of the others rests on what the hypothesis does not show: M's scope in the
+first premise (a Swiss gift from a skillful Swiss watchmaker or from a fake Swiss watch) and
+how N' relates to N (a skillful doctor, said of a surgeon or of a pianist), which is what MPTE
+tests (§3). Its stratum is the kept modifier itself with the kind of N' it shows: a role noun
+(father, gift), one of the person role words that serve as hypernym and co-hyponym alike
+(doctor), or another hypernym (weapon).
+
+SPTE (:func:`balance_spte`): the label rests on which modifier the hypothesis drops (*the
+first big wave* is a big wave and a wave, not the first wave), not on which the premise holds.
+Balanced over (combo, rule) cells alone, the premise's first modifier told the label: 79% of
+the items whose premise leads with an ordinal were non-entailments, as one rule (M1 N under a
+relative M1) filled its cell with them, and a probe on M1's attribute alone scored 0.815.
+MiniLM trained on those rows read *This is the first big wave.* → *This is a wave.* as a
+non-entailment, where people and the rules say entailment (issue 25). Its stratum is M1's
+attribute (RNPC's lexicon gives each modifier one, §4).
 """
 
 from __future__ import annotations
@@ -20,7 +32,10 @@ import numpy as np
 
 from compsem.builders.rnpc.noun_phrases import Vocabulary
 
-SINGLE_SHARE = 0.25  # of each label, from strata whose hypothesis decides it (the easy items)
+SINGLE_SHARE = 0.25  # of each MPTE label, from strata whose hypothesis decides it (the easy items)
+# of each SPTE label, from strata whose M1 attribute decides it: with 0.25 a probe on M1's
+# attribute read 0.60 and MiniLM's transfer to people's labels was 0.835, with 0.10 0.53 and 0.841
+SPTE_SINGLE_SHARE = 0.10
 # Who an item is about, which its sentence prefix shows (He/She/They are … or This is …).
 # RNPC draws MPTE from the same noun phrases as its other tasks, about people and things alike
 # (§4; its examples: a former president, a fake gun, fraudulent claims), and says nothing of a
@@ -29,7 +44,7 @@ SINGLE_SHARE = 0.25  # of each label, from strata whose hypothesis decides it (t
 GROUPS = ("person", "thing")
 
 
-def balance_by_hypothesis(
+def balance_by_visible(
     labels: np.ndarray,
     visible: np.ndarray,
     cells: np.ndarray,
@@ -41,7 +56,7 @@ def balance_by_hypothesis(
     families: np.ndarray | None = None,
 ) -> np.ndarray | None:
     """Indices of ``quotas[label]`` candidates per label (None if some label has too few).
-    ``visible``: each candidate's hypothesis-visible stratum; ``cells``: its (combo, rule).
+    ``visible``: each candidate's visible stratum; ``cells``: its (combo, rule).
     Binary labels: a stratum that holds both gives each the same number of items, so the
     stratum says nothing of the label; ``spread_take`` spreads a count evenly over groups.
     ``families``: each candidate's family of strata (the same for a stratum's candidates); the
@@ -131,7 +146,7 @@ def balance_mpte(
     for index, group in enumerate((person, ~person)):
         members = np.flatnonzero(group)
         shares = [quota // len(GROUPS) + (index < quota % len(GROUPS)) for quota in quotas]
-        picked = balance_by_hypothesis(
+        picked = balance_by_visible(
             candidates.label[members],
             visible[members],
             cells[members],
@@ -145,3 +160,27 @@ def balance_mpte(
             return None
         chosen.append(members[picked])
     return np.sort(np.concatenate(chosen))
+
+
+def balance_spte(
+    candidates,
+    vocabulary: Vocabulary,
+    quotas: list[int],
+    rng: np.random.Generator,
+    spread_take,
+    strict: bool = False,
+) -> np.ndarray | None:
+    """:func:`compsem.builders.rnpc.tasks.balance` for SPTE ``candidates``: few items whose
+    premise's first modifier, by its attribute, decides the label."""
+    phrases = candidates.phrases[candidates.phrase]
+    attribute = vocabulary.modifiers["attribute"].astype(str)[phrases[:, 0]]
+    return balance_by_visible(
+        candidates.label,
+        attribute,
+        candidates.cells,
+        quotas,
+        rng,
+        spread_take,
+        single_share=SPTE_SINGLE_SHARE,
+        strict=strict,
+    )

@@ -1,12 +1,13 @@
-"""MPTE's hypothesis-balanced down-sampling (issue 18): strata that hold both labels give each
-the same number of items, so the hypothesis alone does not tell the label."""
+"""Down-sampling balanced over visible strata (MPTE's hypothesis, issue 18; SPTE's first
+modifier, issue 25): strata that hold both labels give each the same number of items, so the
+stratum alone does not tell the label."""
 
 from collections import Counter
 
 import numpy as np
 import pytest
 
-from compsem.builders.rnpc.hypothesis_balance import balance_by_hypothesis
+from compsem.builders.rnpc.shortcut_balance import balance_by_visible
 from compsem.builders.rnpc.tasks import spread_take
 
 
@@ -20,7 +21,7 @@ def candidates():
 
 def test_two_label_strata_give_each_label_alike_and_one_label_strata_the_rest():
     labels, visible, cells = candidates()
-    chosen = balance_by_hypothesis(
+    chosen = balance_by_visible(
         labels, visible, cells, [40, 40], np.random.default_rng(0), spread_take, single_share=0.25
     )
     assert Counter(labels[chosen]) == {0: 40, 1: 40}
@@ -36,10 +37,9 @@ def test_strict_asks_for_the_full_share_of_pairs():
     rng = np.random.default_rng(0)
     # 30 pairs at most (role 20, fake 10): 60 per label would need 45
     assert (
-        balance_by_hypothesis(labels, visible, cells, [60, 60], rng, spread_take, strict=True)
-        is None
+        balance_by_visible(labels, visible, cells, [60, 60], rng, spread_take, strict=True) is None
     )
-    chosen = balance_by_hypothesis(labels, visible, cells, [60, 60], rng, spread_take)
+    chosen = balance_by_visible(labels, visible, cells, [60, 60], rng, spread_take)
     assert Counter(labels[chosen]) == {0: 60, 1: 60}
 
 
@@ -47,7 +47,7 @@ def test_strict_asks_for_the_full_share_of_pairs():
 def test_too_few_candidates_of_a_label_give_none(quota):
     labels, visible, cells = candidates()
     rng = np.random.default_rng(0)
-    assert balance_by_hypothesis(labels, visible, cells, [quota, quota], rng, spread_take) is None
+    assert balance_by_visible(labels, visible, cells, [quota, quota], rng, spread_take) is None
 
 
 def test_pairs_spread_over_families_before_strata():
@@ -58,9 +58,9 @@ def test_pairs_spread_over_families_before_strata():
     families = np.where(visible == "red", "colour", "nationality")
     cells = np.array(["c"] * len(labels))
     rng = np.random.default_rng(0)
-    chosen = balance_by_hypothesis(
+    chosen = balance_by_visible(
         labels, visible, cells, [8, 8], rng, spread_take, single_share=0, families=families
     )
     assert Counter(families[chosen]) == {"colour": 8, "nationality": 8}
-    alone = balance_by_hypothesis(labels, visible, cells, [8, 8], rng, spread_take, single_share=0)
+    alone = balance_by_visible(labels, visible, cells, [8, 8], rng, spread_take, single_share=0)
     assert Counter(families[alone])["colour"] == 4  # two pairs of eight, one stratum of four
