@@ -255,7 +255,7 @@ def majority_probe(frame: pd.DataFrame, column: str) -> float:
 def test_spte_first_modifier_alone_gives_little_away(challenge, rnpc_export):
     """Issue 25: SPTE's label rests on which modifier the hypothesis drops, not on which the
     premise holds. Balanced over (combo, rule) cells alone, a probe on M1's attribute scored
-    0.815 (full build) and 79% of the premises led by an ordinal were non-entailments, so a
+    0.80 (full build) and 79% of the premises led by an ordinal were non-entailments, so a
     model read *the first big wave* → *a wave* as one. Now most of each label comes in pairs
     from M1 attributes that hold both, and an ordinal premise entails as often as not."""
     frames = {"challenge": challenge["spte"], "test": read_config(rnpc_export, "spte")["test"]}

@@ -20,10 +20,10 @@ SPTE (:func:`balance_spte`): the label rests on which modifier the hypothesis dr
 first big wave* is a big wave and a wave, not the first wave), not on which the premise holds.
 Balanced over (combo, rule) cells alone, the premise's first modifier told the label: 79% of
 the items whose premise leads with an ordinal were non-entailments, as one rule (M1 N under a
-relative M1) filled its cell with them, and a probe on M1's attribute alone scored 0.815.
-MiniLM trained on those rows read *This is the first big wave.* → *This is a wave.* as a
-non-entailment, where people and the rules say entailment (issue 25). Its stratum is M1's
-attribute (RNPC's lexicon gives each modifier one, §4).
+relative M1) filled its cell with them, and the commonest label per M1 attribute, learnt on
+half the items, scored 0.80 on the rest. MiniLM trained on those rows read *This is the first
+big wave.* → *This is a wave.* as a non-entailment, where people and the rules say entailment
+(issue 25). Its stratum is M1's attribute (RNPC's lexicon gives each modifier one, §4).
 """
 
 from __future__ import annotations

@@ -144,10 +144,10 @@ CHANGELOG = {
     "3.8.0": "SPTE's premise no longer tells the label (issue 25): balanced over (combo, rule) "
     "cells alone, 79% of the items whose premise leads with an ordinal were non-entailments "
     "(one rule, M1 N under a relative M1, filled its cell with them) and a probe on M1's "
-    "attribute alone scored 0.815, so MiniLM read 'This is the first big wave.' -> 'This is a "
+    "attribute alone scored 0.80, so MiniLM read 'This is the first big wave.' -> 'This is a "
     "wave.' as a non-entailment. As MPTE's hypothesis strata are, SPTE's M1 attributes now "
     "give 90% of each label in pairs, as many of each label per attribute: the probe on M1's "
-    "attribute scores 0.522, the hypothesis-only probe 0.682 (was 0.651), and transfer to the "
+    "attribute scores 0.53, the hypothesis-only probe 0.682 (was 0.651), and transfer to the "
     "human dev half (perf/rnpc_transfer.py, a draw per seed) rises to 0.841 over 3 seeds and "
     "0.840 over 5 (3.7.0's rows: 0.798, 0.803). SPTE's rules and labels unchanged; MPTE and "
     "EPC rows byte-identical; hypothesis_balance is now shortcut_balance.",
