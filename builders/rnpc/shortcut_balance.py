@@ -154,6 +154,7 @@ def balance_mpte(
             shares,
             rng,
             spread_take,
+            single_share=SINGLE_SHARE,
             strict=strict,
             families=families[members],
         )
