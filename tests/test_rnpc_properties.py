@@ -10,13 +10,13 @@ import subprocess
 import sys
 from collections import Counter
 
-import numpy as np
 import pandas as pd
 import pyarrow as pa
 import pytest
 from datasets import ClassLabel, load_dataset
 
 from compsem.builders.rnpc import tasks
+from compsem.builders.rnpc.audit import majority_probe
 from compsem.builders.rnpc.config import LEARNING_CURVE_SIZES, RnpcConfig
 from compsem.builders.rnpc.noun_phrases import plural_form
 from compsem.builders.rnpc.nouns import load_events, load_nouns, load_second_nouns
@@ -240,18 +240,6 @@ def test_mpte_hypothesis_alone_gives_little_away(challenge):
     assert result.accuracy <= 0.5 + SINGLE_SHARE + 0.05, result
 
 
-def majority_probe(frame: pd.DataFrame, column: str) -> float:
-    """Accuracy of the commonest label per value of ``column``, learnt on a random half of the
-    rows and scored on the other (the audit's probe keeps rows of one text in one half, so it
-    never sees the values it is scored on: right for hypotheses, not for a modifier's
-    attribute, which recurs by design)."""
-    scored = np.random.default_rng(0).random(len(frame)) < 0.5
-    learnt = frame[~scored].groupby(column).label.agg(lambda labels: labels.mode().iloc[0])
-    fallback = frame[~scored].label.mode().iloc[0]
-    predicted = frame[scored][column].map(learnt).fillna(fallback)
-    return float((predicted == frame[scored].label).mean())
-
-
 def test_spte_first_modifier_alone_gives_little_away(challenge, rnpc_export):
     """Issue 25: SPTE's label rests on which modifier the hypothesis drops, not on which the
     premise holds. Balanced over (combo, rule) cells alone, a probe on M1's attribute scored
@@ -260,7 +248,7 @@ def test_spte_first_modifier_alone_gives_little_away(challenge, rnpc_export):
     from M1 attributes that hold both, and an ordinal premise entails as often as not."""
     frames = {"challenge": challenge["spte"], "test": read_config(rnpc_export, "spte")["test"]}
     for split, frame in frames.items():
-        accuracy = majority_probe(frame, "m1_attribute")
+        accuracy = majority_probe(frame.m1_attribute.to_numpy(), frame.label.to_numpy())
         assert accuracy <= 0.5 + SPTE_SINGLE_SHARE + 0.05, (split, accuracy)
         ordinal = frame[frame.m1_attribute == "ordinal"]
         assert len(ordinal) > 20 and 0.35 < ordinal.label.mean() < 0.65, split

@@ -5,8 +5,10 @@ stratum alone does not tell the label."""
 from collections import Counter
 
 import numpy as np
+import pyarrow as pa
 import pytest
 
+from compsem.builders.rnpc.audit import first_modifier_alone, majority_probe
 from compsem.builders.rnpc.shortcut_balance import balance_by_visible
 from compsem.builders.rnpc.tasks import spread_take
 
@@ -64,3 +66,26 @@ def test_pairs_spread_over_families_before_strata():
     assert Counter(families[chosen]) == {"colour": 8, "nationality": 8}
     alone = balance_by_visible(labels, visible, cells, [8, 8], rng, spread_take, single_share=0)
     assert Counter(families[alone])["colour"] == 4  # two pairs of eight, one stratum of four
+
+
+def test_the_audit_flags_an_m1_attribute_that_tells_the_label():
+    """Issue 25: 3.7.0's SPTE rows led by an ordinal were 79% non-entailments; the audit's check
+    learns the commonest label per M1 attribute on half the rows and scores the other half."""
+    rng = np.random.default_rng(1)
+    attribute = rng.choice(["ordinal", "colour", "size", "time"], size=2000)
+    leaning = np.where(attribute == "ordinal", 0, 1) ^ (rng.random(2000) < 0.15)
+    even = rng.integers(0, 2, size=2000)
+    assert majority_probe(attribute, leaning) > 0.8
+    assert abs(majority_probe(attribute, even) - 0.5) < 0.05
+
+    def spte(labels):
+        return pa.table(
+            {"m1_attribute": attribute, "hypothesis_type": ["n"] * 2000, "label": labels}
+        )
+
+    assert first_modifier_alone({"test": spte(leaning)}).passed is False
+    assert first_modifier_alone({"test": spte(even)}).passed is True
+    small = {"test": spte(leaning).slice(0, 500)}
+    assert first_modifier_alone(small).passed is None  # too few rows to measure
+    other = pa.table({"m1_attribute": attribute, "label": leaning})
+    assert first_modifier_alone({"test": other}).passed is None  # not SPTE

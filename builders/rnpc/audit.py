@@ -9,7 +9,9 @@ import pyarrow as pa
 from compsem.audit_checks import CheckResult, label_balance, vocabulary_disjoint
 from compsem.builders.rnpc.config import LEARNING_CURVE_SIZES
 from compsem.builders.rnpc.rules import RULES
+from compsem.builders.rnpc.shortcut_balance import SPTE_SINGLE_SHARE
 from compsem.builders.rnpc.tasks import LABEL_NAMES
+from compsem.size_floor import MIN_TEST_ROWS
 
 
 def rules_followed(splits: dict[str, pa.Table]) -> CheckResult:
@@ -45,6 +47,41 @@ def learning_curve_prefixes(splits: dict[str, pa.Table]) -> CheckResult:
     return CheckResult(name, True, f"prefixes {', '.join(map(str, LEARNING_CURVE_SIZES))}")
 
 
+def majority_probe(values: np.ndarray, labels: np.ndarray) -> float:
+    """Accuracy of the commonest label per value, learnt on a random half of the rows and scored
+    on the other. The hypothesis-only probe keeps rows of one text in one half, right for
+    hypotheses but not for a modifier's attribute, which recurs by design: it would never see
+    the values it is scored on."""
+    scored = np.random.default_rng(0).random(len(values)) < 0.5
+    seen, seen_labels = values[~scored], labels[~scored]
+    fallback = np.bincount(seen_labels).argmax()
+    learnt = {value: np.bincount(seen_labels[seen == value]).argmax() for value in set(seen)}
+    predicted = np.array([learnt.get(value, fallback) for value in values[scored]])
+    return float(np.mean(predicted == labels[scored]))
+
+
+def first_modifier_alone(splits: dict[str, pa.Table]) -> CheckResult:
+    """SPTE: M1's attribute alone tells little of the label (shortcut_balance), on every split
+    large enough to measure it."""
+    name = "M1's attribute alone tells little"
+    if not all({"hypothesis_type", "m1_attribute"} <= set(t.column_names) for t in splits.values()):
+        return CheckResult(name, None, "an SPTE promise")
+    bound = 0.5 + SPTE_SINGLE_SHARE + 0.05
+    scores = {
+        split: majority_probe(
+            np.asarray(table["m1_attribute"].to_pylist()), np.asarray(table["label"].to_pylist())
+        )
+        for split, table in splits.items()
+        if table.num_rows >= MIN_TEST_ROWS
+    }
+    if not scores:
+        return CheckResult(name, None, f"no split of {MIN_TEST_ROWS:,} rows or more to measure")
+    detail = ", ".join(f"{split} {score:.3f}" for split, score in sorted(scores.items()))
+    return CheckResult(
+        name, max(scores.values()) <= bound, f"{detail} (bound {bound:.2f})", numbers=scores
+    )
+
+
 AUDIT_CHECKS = {
     "split": [
         vocabulary_disjoint(
@@ -56,6 +93,7 @@ AUDIT_CHECKS = {
         label_balance(),
         learning_curve_prefixes,
         rules_followed,
+        first_modifier_alone,
     ],
-    "challenge": [label_balance(), rules_followed],
+    "challenge": [label_balance(), rules_followed, first_modifier_alone],
 }
