@@ -3,7 +3,7 @@
 ``rnpc_modifiers.tsv``: ``modifier, category, attribute, subsective_kind, applies_to`` — category
 intersective, subsective or privative (McCrae et al. 2014, RNPC §2); subsective modifiers say
 whether they are *relative* to a comparison class, judge the noun's *role*, or name a *stage* of a
-role (the label rules need it); ``applies_to`` optionally narrows the attribute's nouns.
+role (the label rules need it); ``applies_to`` optionally replaces the attribute's nouns.
 ``rnpc_attributes.tsv``: per attribute, its dimension, the nouns it applies to, the determiner it
 forces and its adjective order. ``rnpc_effects.tsv``: per attribute, its effect on a noun's defining
 event (EPC) with a rationale.
@@ -26,7 +26,10 @@ CATEGORY_CODES = {"intersective": "int", "subsective": "sub", "privative": "pri"
 SUBSECTIVE_KINDS = ("relative", "role", "stage")
 DETERMINERS = ("indefinite", "definite", "possessive")
 EFFECTS = ("less", "equal", "more", "unclear")
-SUPERSENSES = ("person", "artifact", "animal", "food", "plant")
+CONCRETE_SUPERSENSES = ("person", "artifact", "animal", "food", "plant")
+# what people do, say, own and plan: about two-thirds of the heads of RNPC's phrases
+ABSTRACT_SUPERSENSES = ("act", "communication", "event", "possession", "cognition")
+SUPERSENSES = CONCRETE_SUPERSENSES + ABSTRACT_SUPERSENSES
 ROLES = ("occupation", "criminal")  # person-noun roles of the noun list
 
 MODIFIER_COLUMNS = ("modifier", "category", "attribute", "subsective_kind", "applies_to")
@@ -52,7 +55,7 @@ class Modifier:
     category: str
     attribute: str
     kind: str = ""  # relative | role | stage, for subsective modifiers only
-    applies_to: tuple[str, ...] = ()  # narrows the attribute's nouns when set
+    applies_to: tuple[str, ...] = ()  # replaces the attribute's nouns when set
 
 
 @dataclass(frozen=True)
