@@ -116,7 +116,7 @@ def modifier_sides(
     """Per position, the modifiers kept for train (and validation) and those kept for test:
     ``share`` of each stratum, at least one on each side where the stratum has two."""
     stratum = strata(task, inputs.vocabulary)
-    allowed = np.flatnonzero(usable(task, inputs.vocabulary))
+    allowed = np.flatnonzero(usable(task, inputs))
     sides = {}
     for position in ("m1", "m2"):
         train = []

@@ -182,9 +182,7 @@ def sample_phrases(
     M2 uniformly from the ``second`` modifiers that may follow it on some noun both fit, then
     such a noun from ``nouns``. Every modifier of a position gets an even share, however few
     nouns it fits. Empty when no phrase exists."""
-    fits = vocabulary.fits[:, nouns]
-    shared = fits[first].astype(np.float32) @ fits[second].T.astype(np.float32)
-    viable = vocabulary.stacks[np.ix_(first, second)] & (shared > 0)
+    fits, viable = _stackable(vocabulary, first, second, nouns)
     candidates = np.flatnonzero(viable.any(axis=1))
     if count <= 0 or len(candidates) == 0:
         return np.empty((0, 3), dtype=np.int64)
@@ -195,6 +193,23 @@ def sample_phrases(
         noun = _masked_choice(fits[first[m1]] & fits[second[m2]], rng)
         picks.append(np.stack([first[m1], second[m2], nouns[noun]], axis=1))
     return np.concatenate(picks)
+
+
+def _stackable(
+    vocabulary: Vocabulary, first: np.ndarray, second: np.ndarray, nouns: np.ndarray
+) -> tuple[np.ndarray, np.ndarray]:
+    """The nouns' fit columns, and ``viable[i, j]``: ``first[i]`` may precede ``second[j]`` on
+    a noun of ``nouns`` both fit."""
+    fits = vocabulary.fits[:, nouns]
+    shared = fits[first].astype(np.float32) @ fits[second].T.astype(np.float32)
+    return fits, vocabulary.stacks[np.ix_(first, second)] & (shared > 0)
+
+
+def can_phrase(
+    vocabulary: Vocabulary, first: np.ndarray, second: np.ndarray, nouns: np.ndarray
+) -> bool:
+    """Whether any phrase ``M1 M2 N`` has M1 in ``first``, M2 in ``second``, N in ``nouns``."""
+    return bool(_stackable(vocabulary, first, second, nouns)[1].any())
 
 
 def determiner(*forced: str) -> str:
