@@ -173,43 +173,34 @@ def sample_phrases(
     vocabulary: Vocabulary,
     first: np.ndarray,
     second: np.ndarray,
-    nouns: np.ndarray,
+    groups: list[tuple[np.ndarray, int]],
     count: int,
     rng: np.random.Generator,
     chunk: int = 20_000,
 ) -> np.ndarray:
-    """``count`` phrases ``(m1, m2, noun)`` (rows of indices): M1 uniformly from ``first``, then
-    M2 uniformly from the ``second`` modifiers that may follow it on some noun both fit, then
-    such a noun from ``nouns``. Every modifier of a position gets an even share, however few
-    nouns it fits. Empty when no phrase exists."""
-    fits, viable = _stackable(vocabulary, first, second, nouns)
-    candidates = np.flatnonzero(viable.any(axis=1))
-    if count <= 0 or len(candidates) == 0:
-        return np.empty((0, 3), dtype=np.int64)
-    picks = []
-    for start in range(0, count, chunk):
-        m1 = rng.choice(candidates, size=min(chunk, count - start))
-        m2 = _masked_choice(viable[m1], rng)
-        noun = _masked_choice(fits[first[m1]] & fits[second[m2]], rng)
-        picks.append(np.stack([first[m1], second[m2], nouns[noun]], axis=1))
+    """About ``count`` phrases ``(m1, m2, noun)`` (rows of indices), shared by the noun
+    ``groups`` (nouns, weight) that can form one, as they are weighted: in each, M1 uniformly
+    from ``first``, then M2 uniformly from the ``second`` modifiers that may follow it on some
+    noun of the group both fit, then such a noun. Every modifier of a position gets an even
+    share, however few nouns it fits. Empty when no phrase exists."""
+    formable = []
+    for nouns, weight in groups:
+        fits = vocabulary.fits[:, nouns]
+        shared = fits[first].astype(np.float32) @ fits[second].T.astype(np.float32)
+        viable = vocabulary.stacks[np.ix_(first, second)] & (shared > 0)
+        if viable.any():
+            formable.append((nouns, weight, fits, viable))
+    total = sum(weight for _, weight, _, _ in formable)
+    picks = [np.empty((0, 3), dtype=np.int64)]
+    for nouns, weight, fits, viable in formable:
+        candidates = np.flatnonzero(viable.any(axis=1))
+        share = -(-count * weight // total)
+        for start in range(0, share, chunk):
+            m1 = rng.choice(candidates, size=min(chunk, share - start))
+            m2 = _masked_choice(viable[m1], rng)
+            noun = _masked_choice(fits[first[m1]] & fits[second[m2]], rng)
+            picks.append(np.stack([first[m1], second[m2], nouns[noun]], axis=1))
     return np.concatenate(picks)
-
-
-def _stackable(
-    vocabulary: Vocabulary, first: np.ndarray, second: np.ndarray, nouns: np.ndarray
-) -> tuple[np.ndarray, np.ndarray]:
-    """The nouns' fit columns, and ``viable[i, j]``: ``first[i]`` may precede ``second[j]`` on
-    a noun of ``nouns`` both fit."""
-    fits = vocabulary.fits[:, nouns]
-    shared = fits[first].astype(np.float32) @ fits[second].T.astype(np.float32)
-    return fits, vocabulary.stacks[np.ix_(first, second)] & (shared > 0)
-
-
-def can_phrase(
-    vocabulary: Vocabulary, first: np.ndarray, second: np.ndarray, nouns: np.ndarray
-) -> bool:
-    """Whether any phrase ``M1 M2 N`` has M1 in ``first``, M2 in ``second``, N in ``nouns``."""
-    return bool(_stackable(vocabulary, first, second, nouns)[1].any())
 
 
 def determiner(*forced: str) -> str:

@@ -22,7 +22,6 @@ import pyarrow as pa
 from compsem.builders.rnpc.noun_phrases import (
     PLURAL_SHARE,
     Vocabulary,
-    can_phrase,
     determiner,
     noun_phrase,
     plural_form,
@@ -199,15 +198,17 @@ def sample_stratified(
     pools = noun_pools(task, inputs)
     pairs = [(a, b) for a in np.unique(stratum[first]) for b in np.unique(stratum[second])]
     per_pair = -(-draws // max(len(pairs), 1))
-    phrases = []
-    for a, b in pairs:
-        m1s, m2s = first[stratum[first] == a], second[stratum[second] == b]
-        groups = [(nouns, w) for nouns, w in pools if can_phrase(vocabulary, m1s, m2s, nouns)]
-        total = sum(weight for _, weight in groups)
-        phrases += [
-            sample_phrases(vocabulary, m1s, m2s, nouns, -(-per_pair * weight // total), rng)
-            for nouns, weight in groups
-        ]
+    phrases = [
+        sample_phrases(
+            vocabulary,
+            first[stratum[first] == a],
+            second[stratum[second] == b],
+            pools,
+            per_pair,
+            rng,
+        )
+        for a, b in pairs
+    ]
     phrases = np.concatenate(phrases) if phrases else np.empty((0, 3), dtype=np.int64)
     _, keep = np.unique(phrases, axis=0, return_index=True)
     return phrases[np.sort(keep)]
