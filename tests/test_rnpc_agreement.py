@@ -11,14 +11,16 @@ from datasets import load_dataset
 
 from compsem.builders.rnpc.agreement import (
     event_stance,
+    event_time,
     label_row,
+    modifier_restatement,
     negated,
     release_slots,
     rule_agreement,
     slot_table,
 )
 from compsem.builders.rnpc.nouns import load_events
-from compsem.builders.rnpc.rules import Slot
+from compsem.builders.rnpc.rules import Slot, epc, modifier_time
 from compsem.builders.rnpc.second_nouns import names_people, noun_relation
 from compsem.export import export_benchmark
 from compsem.loading_scripts.rnpc_release import ReleaseError, read_original_task
@@ -220,6 +222,70 @@ def test_an_event_stands_with_or_against_what_the_noun_is():
     assert stance("A threat can involve nuclear attacks.", "threat") == "kept"  # not its valence
     assert stance("Evidence is a type of information.", "evidence") == "kept"
     assert stance("A trial does not involve a jury.", "trial") == "against"  # a denial first
+
+
+def _privative_phrase_reading(modifier1, modifier2, noun, event, slots):
+    """The rules' reading of a pri-sub EPC row comparing ``A N E`` with ``A M1 M2 N E``."""
+    row = {
+        "modifier1": modifier1,
+        "modifier2": modifier2,
+        "noun": noun,
+        "m1_category": "privative",
+        "m2_category": "subsective",
+        "event1": f"A {noun} {event}.",
+        "event2": f"A {modifier1} {modifier2} {noun} {event}.",
+    }
+    return label_row("epc", row, slots)
+
+
+def test_an_event_of_when_n_is_goes_by_when_the_modifier_places_n(slots):
+    """Issue 25: a modifier of N's past (former) makes an event of its past (retired years ago)
+    more plausible and one still to come less; one of what may come (would-be), the reverse.
+    RNPC's people: all 14 such rows of the development half. By the word, not the
+    attribute (RNPC's time attribute holds *former* and *future*); a modifier placing N at no
+    time leaves the event to what it says of N."""
+
+    def reading(modifier1, modifier2, event):
+        found = _privative_phrase_reading(modifier1, modifier2, "surgeon", event, slots)
+        return found["rule"], found["label"]
+
+    assert event_time({"modifier1": "", "modifier2": "", "event2": "He retired years ago."})
+    assert reading("former", "famous", "retired years ago") == ("modifier_restated", 2)
+    assert reading("former", "famous", "will start the job next year") == ("modifier_opposed", 0)
+    assert reading("would-be", "famous", "is still in training") == ("modifier_restated", 2)
+    assert reading("would-be", "famous", "no longer does the work") == ("modifier_opposed", 0)
+    # would-be professionals retiring soon: an ended career, read before "soon"
+    assert reading("would-be", "famous", "is retiring soon") == ("modifier_opposed", 0)
+    # a privative of no time: the event is read for its stance to N (here: none)
+    assert reading("alleged", "famous", "retired years ago")[0] != "modifier_restated"
+    # modifiers of opposite times say nothing sure
+    assert epc(Slot("privative", time="past"), Slot("privative", time="future"), "done") is None
+    assert modifier_time("Former") == "past" and modifier_time("would-be") == "future"
+    assert modifier_time("likely") == "" and modifier_time("fake") == ""
+
+
+def test_an_event_restating_or_opposing_an_added_modifier_goes_by_it(slots):
+    """Issue 25: where an event says nothing of what N is, one that says what an added modifier
+    says (its WordNet synonym) is more plausible, one that says its opposite (its antonym) less
+    (RNPC's people: 9 of the 11 such rows of the development half). A word of the noun phrase
+    itself is no restatement, and an event read for its stance to N keeps that reading."""
+
+    def reading(modifier1, modifier2, noun, event):
+        return _privative_phrase_reading(modifier1, modifier2, noun, event, slots)["rule"]
+
+    assert reading("partial", "alternative", "proposal", "is incomplete") == "modifier_restated"
+    assert reading("partial", "strategic", "success", "means the work is complete") == (
+        "modifier_opposed"
+    )
+    assert reading("partial", "alternative", "proposal", "is presented") is None  # unread
+    assert reading("fake", "big", "gun", "cannot be sold") == "privative_against_nature"
+    row = {"modifier1": "amateur", "modifier2": "unofficial", "noun": "event"}
+    assert modifier_restatement(row | {"event2": "Pros run an event."}, ["amateur"]) is None
+    said = "An amateur event is run by professionals."
+    assert modifier_restatement(row | {"event2": said}, ["amateur"]) == "opposes"
+    # the phrase's own words are set apart: a *false* rumour is not restated by *false*
+    said = "False rumours spread false news."
+    assert modifier_restatement(row | {"modifier1": "false", "event2": said}, ["false"]) is None
 
 
 def test_the_shipped_events_read_as_their_stance_or_unread():

@@ -15,17 +15,19 @@ type, so researchers who hold RNPC see exactly where the rules and people part.
 
 from __future__ import annotations
 
+import functools
 import re
 from collections import defaultdict
 from pathlib import Path
 
 from compsem.builders.rnpc.generation import modifier_lexicon_from
-from compsem.builders.rnpc.rules import Slot, epc, mpte, spte
+from compsem.builders.rnpc.rules import TIME_STANCES, Slot, epc, modifier_time, mpte, spte
 from compsem.builders.rnpc.second_nouns import head_noun, names_people, noun_relation
 from compsem.loading_scripts.rnpc_release import derived_kind, read_original_task, release_entries
 from compsem.resources.lexicon import LexiconError
 from compsem.resources.modifiers import ModifierLexicon, load_modifier_lexicon
 from compsem.resources.valence import sentence_valence, word_valence
+from compsem.resources.wordnet import wordnet
 
 TASKS = ("spte", "mpte", "epc")
 _NEGATION = re.compile(r"\b(?:not|never|no|cannot|nobody|nothing|none)\b|n't\b")
@@ -43,6 +45,17 @@ _KEPT = re.compile(
     rf"|\bha(?:s|ve)\s+(?:a\s+)?(?:\w+\s+)?{_COLOUR}\s+\w+"
     r"|\bha(?:s|ve)\s+(?:two|three|four|five|six|eight)\s+\w+"
     r"|\binvolves?\b|\b(?:is|are)\s+(?:an?\s+)?(?:type|kind|form|sort)s?\s+of\b"
+)
+# an event of when N is (rules.TIME_STANCES), by the words that say it: its time as an N is over
+# (retired, years ago, no longer; not "used to": a currency is used to buy things) or yet to
+# come (will, has yet to, soon, tomorrow). An ended state is read first: would-be professionals
+# retiring soon are retiring, not starting.
+_DONE = re.compile(
+    r"\b(?:ago|retired|retiring|no longer|already|formerly|in the past|out of practice)\b"
+)
+_TO_COME = re.compile(
+    r"\b(?:will|going to|yet to|soon|someday|one day|about to|any second|tomorrow|"
+    r"in the future|still in training)\b"
 )
 # RNPC's attribute names where compsem's rules name the same thing otherwise
 _RNPC_ATTRIBUTES = {"color": "colour", "origin": "provenance", "possibility": "modality"}
@@ -70,7 +83,11 @@ def slot_table(lexicon: ModifierLexicon) -> dict[tuple[str, str], Slot]:
     """``(modifier, category) -> Slot`` for every lexicon entry (modifiers lower-cased)."""
     return {
         (m.text.lower(), m.category): Slot(
-            m.category, m.kind, lexicon.attributes[m.attribute].effect, _attribute(m.attribute)
+            m.category,
+            m.kind,
+            lexicon.attributes[m.attribute].effect,
+            _attribute(m.attribute),
+            modifier_time(m.text),
         )
         for m in lexicon.modifiers
     }
@@ -91,6 +108,7 @@ def release_slots(folder: str | Path) -> dict[tuple[str, str], Slot]:
             derived_kind(category, name),
             "less" if category == "privative" else "unclear",
             _attribute(f"rnpc_{category[:3]}_{name}"),
+            modifier_time(key),
         )
         for key, listed in entries.items()
         for _, category, name, _ in listed
@@ -164,6 +182,63 @@ def event_stance(row: dict) -> str:
     return "in_keeping" if (valence < 0) == harmful else "against"
 
 
+def event_time(row: dict) -> str | None:
+    """``done`` or ``to_come`` when event 2's words say N's time is over or yet to come (the noun
+    phrase's own words set apart: a *future* star will shine says nothing by *future*)."""
+    phrase = set(_words(" ".join([row["modifier1"] or "", row["modifier2"] or ""])))
+    event = " ".join(w for w in _words(row["event2"]) if w not in phrase)
+    return "done" if _DONE.search(event) else "to_come" if _TO_COME.search(event) else None
+
+
+@functools.cache
+def _adjective_senses(word: str) -> tuple[frozenset, frozenset]:
+    """What an adjective says in WordNet: the words of its senses and of the senses similar to
+    them (impossible: unachievable, unattainable), and of their antonyms (amateur:
+    professional). Multi-word lemmas are left out: an event's words are read one by one."""
+    synonyms, antonyms = set(), set()
+    for synset in wordnet().synsets(word.replace(" ", "_")):
+        if synset.pos() not in "as":
+            continue
+        for similar in [synset, *synset.similar_tos()]:
+            synonyms |= {lemma.name().lower() for lemma in similar.lemmas()}
+            for lemma in similar.lemmas():
+                for antonym in lemma.antonyms():
+                    antonyms |= {name.lower() for name in antonym.synset().lemma_names()}
+    synonyms.discard(word)
+    return frozenset(synonyms - antonyms), frozenset(antonyms - synonyms)
+
+
+def modifier_restatement(row: dict, added: list[str]) -> str | None:
+    """``restates`` or ``opposes`` when event 2 says what an added modifier says or its
+    opposite (:func:`_adjective_senses`), one of the two only; the noun phrase's words are set
+    apart (a false rumour *is* a rumour)."""
+    phrase = set(
+        _words(" ".join([row["modifier1"] or "", row["modifier2"] or "", row["noun"] or ""]))
+    )
+    words = {w for w in _words(row["event2"]) if w not in phrase}
+    forms = words | {wordnet().morphy(w, pos) or w for w in words for pos in ("n", "v", "a")}
+    found = set()
+    for word in added:
+        synonyms, antonyms = _adjective_senses(word.lower())
+        found |= {"restates"} if forms & synonyms else set()
+        found |= {"opposes"} if forms & antonyms else set()
+    return found.pop() if len(found) == 1 else None
+
+
+def _epc_outcome(row: dict, m1: Slot, m2: Slot, added: list[str]) -> tuple[str, int] | None:
+    """How the rules read an EPC row: an event of when N is, against when the modifiers place
+    N; where they place it at no time, the event's stance to what N is; where that says
+    nothing, an event restating or opposing what an added modifier says."""
+    time = event_time(row)
+    outcome = epc(m1, m2, time) if time in TIME_STANCES else None
+    stance = event_stance(row)
+    outcome = outcome or epc(m1, m2, stance)
+    if outcome is None and stance == "unread":
+        restatement = modifier_restatement(row, added)
+        outcome = epc(m1, m2, restatement) if restatement else None
+    return outcome
+
+
 def second_noun(premise: str) -> str:
     """N' of an MPTE premise: the head of its last sentence ('... He is a father.')."""
     sentences = [s for s in re.split(r"(?<=[.!?])\s+", premise.strip()) if s.strip()]
@@ -180,8 +255,9 @@ def label_row(task: str, row: dict, slots: dict) -> dict:
     relation, outcome = None, None
     if task == "epc" and _epc_readable(kind, m1):
         # a modifier event 1 already holds is in both events: only the added one can move E
+        added = [row[f"modifier{key[1]}"] for key in ("m1", "m2") if key != kind]
         m1, m2 = (_HELD if kind == held else slot_ for held, slot_ in (("m1", m1), ("m2", m2)))
-        outcome = epc(m1, m2, event_stance(row))
+        outcome = _epc_outcome(row, m1, m2, added)
     elif task == "spte" and kind:
         outcome = spte(kind, m1, m2, names_people(row["noun"]))
     elif task == "mpte" and kind and second_noun(row["premise"]):

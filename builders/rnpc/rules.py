@@ -29,7 +29,15 @@ RELATIONS = ("hypernym", "co_hyponym", "role")
 # "kept": the event says what a privative leaves as it is: a thing's form (a fake gun has a
 # trigger, a toy dog has four legs), a person's own traits (a former surgeon is left-handed).
 # "unread": the event's words say none of these (a painting is famous); no privative rule reads it.
-EVENT_STANCES = ("in_keeping", "against", "kept", "unread")
+# Read on release rows only (compsem's events say none of these): "restates" and "opposes": the
+# event says what an added modifier says, or its opposite (an impossible shot is unachievable;
+# an amateur event is run by professionals). "done" and "to_come" say when N is: its time as an
+# N is over (a surgeon retired years ago) or yet to come (has yet to start the job), which a
+# modifier that places N in its past or in what may come (MODIFIER_TIMES) restates or opposes.
+EVENT_STANCES = (
+    "in_keeping", "against", "kept", "unread", "restates", "opposes", "done", "to_come",
+)  # fmt: skip
+TIME_STANCES = {"done": "past", "to_come": "future"}
 
 # Privative attributes by what they negate.
 ROLE_ENDING = {"time", "status_loss", "deputyship"}  # the role of N ends or is only delegated
@@ -38,6 +46,20 @@ AUTHENTICITY = {"authenticity"}  # fake, phony: need not be an N at all
 DEPICTION = {"depiction"}  # toy, stone, stuffed: a likeness of an N
 QUESTIONING = {"epistemic"}  # alleged, so-called: whether it is an N at all is in question
 MATERIAL = IMITATION | DEPICTION | {"making"}  # what the item is made as: a copy, a likeness
+# When a modifier places N: in its past (a former surgeon's working life is over) or in what may
+# come (a would-be surgeon's has not begun). By the word, not the attribute: RNPC's time
+# attribute holds both (former, future), its possibility attribute words of belief (likely,
+# unlikely) that place N in no time.
+MODIFIER_TIMES = {
+    "past": {
+        "former", "erstwhile", "onetime", "one-time", "ex-", "past", "previous", "prior",
+        "preceding", "retired", "deposed", "ousted", "defrocked", "disbarred", "quondam",
+    },
+    "future": {
+        "future", "would-be", "prospective", "aspiring", "potential", "expected", "proposed",
+        "planned", "predicted", "imminent", "upcoming", "forthcoming", "incoming", "next",
+    },
+}  # fmt: skip
 # Intersective attributes by how they fare under a privative M1.
 SURFACE = {"colour", "pattern", "shape", "hair", "appearance"}  # perceptible on the thing itself
 LASTING = {"nationality", "handedness"}  # properties of a person that outlive a role
@@ -65,6 +87,7 @@ class Slot:
     kind: str = ""  # relative | role | stage (subsective only)
     effect: str = "equal"  # less | equal | more | unclear (EPC)
     attribute: str = ""  # the lexicon's attribute (time, colour, size …); "" when unknown
+    time: str = ""  # past | future: when the modifier places N (MODIFIER_TIMES); "" for neither
 
 
 @dataclass(frozen=True)
@@ -73,6 +96,12 @@ class Rule:
     label: str
     condition: str
     example: str = ""
+
+
+def modifier_time(word: str) -> str:
+    """``past`` or ``future`` when the modifier places N there (:data:`MODIFIER_TIMES`), else ""."""
+    word = word.lower()
+    return next((time for time, words in MODIFIER_TIMES.items() if word in words), "")
 
 
 def _rule(task: str, label: int, condition: str, example: str) -> Rule:
@@ -278,6 +307,23 @@ RULES = {
         "traits (no modifier of the look, hand or nationality, which would bear on it)",
         "A fake black gun has a trigger. A former famous actor is left-handed.",
     ),
+    "modifier_restated": _rule(
+        "epc",
+        2,
+        "the event says what an added modifier says (its synonym in WordNet), or when N is "
+        "where a modifier places N then: an event of N's past (retired, years ago) under a "
+        "modifier of its past (former), one to come (will, has yet to start) under one of what "
+        "may come (would-be, expected); modifiers of opposite times are left out (release rows "
+        "only: compsem's events say neither)",
+        "An impossible long shot is unachievable. A former famous surgeon retired years ago.",
+    ),
+    "modifier_opposed": _rule(
+        "epc",
+        0,
+        "the event says the opposite of what an added modifier says (its antonym in WordNet), "
+        "or places N at the other time (release rows only)",
+        "An amateur event is run by professionals. A would-be surgeon retired years ago.",
+    ),
     "effect_more": _rule(
         "epc",
         2,
@@ -469,6 +515,8 @@ def epc(m1: Slot, m2: Slot, stance: str = "in_keeping") -> tuple[str, int] | Non
     what every modifier keeps (a thing's form, a person's own traits) is as plausible. Generated
     events in keeping are stated; those against N are denials of them or events listed against
     N (``rnpc_events.tsv``). The effect table reads an unread event as one in keeping with N.
+    An event that restates or opposes what an added modifier says, or says when N is (read on
+    release rows only), goes by that modifier: restated more plausible, opposed less.
 
     A privative over N lowers a defining event; otherwise the attribute-effect table decides.
     Left out: effects the table calls unclear, a privative M1 over an M2 that itself changes the
@@ -476,6 +524,11 @@ def epc(m1: Slot, m2: Slot, stance: str = "in_keeping") -> tuple[str, int] | Non
     toy gun), and modifiers pulling both ways (a loaded broken gun)."""
     if ambiguous_scope(m1, m2):
         return None
+    if stance in TIME_STANCES:
+        return _epc_time(m1, m2, TIME_STANCES[stance])
+    if stance in ("restates", "opposes"):
+        # what a modifier itself says of N decides, whatever it takes from N
+        return ("modifier_restated", 2) if stance == "restates" else ("modifier_opposed", 0)
     privative = "privative" in (m1.category, m2.category)
     if stance == "kept":
         # a fake gun is made to look like a gun and a former surgeon is the same person: the
@@ -492,6 +545,16 @@ def epc(m1: Slot, m2: Slot, stance: str = "in_keeping") -> tuple[str, int] | Non
     if stance != "against" or outcome is None or outcome[1] == 1:
         return outcome
     return None  # an effect the table reads off a defining event says nothing sure against it
+
+
+def _epc_time(m1: Slot, m2: Slot, event_time: str) -> tuple[str, int] | None:
+    """An event of when N is against when the modifiers place it, whichever of the two does (a
+    former deputy mayor, a famous former surgeon, an alleged former spy: each is past).
+    Modifiers of opposite times (a former would-be surgeon), or none, leave it out."""
+    placed = {m1.time, m2.time} - {""}
+    if len(placed) != 1:
+        return None
+    return epc(m1, m2, "restates" if placed == {event_time} else "opposes")
 
 
 def _epc_positive(m1: Slot, m2: Slot) -> tuple[str, int] | None:
