@@ -7,7 +7,8 @@ and ``pri.csv`` when the folder has them, else the shipped one), which hypothesi
 off the hypothesis: SPTE's N / M2 N / M1 N, MPTE's kept modifier, EPC's modifier that event 1
 already holds), for MPTE how the second premise's noun N' relates to N by WordNet
 (:func:`~compsem.builders.rnpc.second_nouns.noun_relation`), and for EPC how the event stands to
-what N is (:func:`event_stance`).
+what N is (:func:`event_stance`), when it says N is (:func:`event_time`) and whether it restates
+or opposes what an added modifier says (:func:`modifier_restatement`).
 A row whose reading the rules leave out (ambiguous scope, an unclear event effect, an event whose
 words do not say how it stands to N) counts as unlabelled. The report gives agreement with the human labels per task, combo and hypothesis
 type, so researchers who hold RNPC see exactly where the rules and people part.
