@@ -300,6 +300,17 @@ def test_epc_event_alone_gives_little_away(challenge, rnpc_export):
         assert 0 < (table.event_stance == "kept").mean() < 0.12, split
 
 
+def test_epc_events_against_n_are_mostly_stated(challenge, rnpc_export):
+    """Issue 25: RNPC's events against N are mostly stated (*a fake painting has little
+    value*); 29% of those of the development half deny a defining event. Every phrase offers
+    both forms, so up to 3.9.0 half of EPC's were denials; 3.10.0 keeps half the denials drawn
+    (tasks.DENIAL_KEEP): about a third, in every split."""
+    for split, frame in {"challenge": challenge["epc"], **read_config(rnpc_export, "epc")}.items():
+        against = frame[frame.event_stance == "against"]
+        denials = against.event.str.startswith(DENIALS).mean()
+        assert 0.2 < denials < 0.45, (split, denials)
+
+
 def test_epc_less_and_more_rows_are_mostly_privative_phrases(challenge, rnpc_export):
     """Issue 25: EPC is RNPC's task for privative phrases (§3), and 93% of the human rows of
     the development half have a privative. The effect table's rows (no privative) are one

@@ -175,9 +175,14 @@ CHANGELOG = {
     "(retired years ago, will start soon) goes by a modifier that places N in its past "
     "(former, previous) or in what may come (would-be, expected; rules.MODIFIER_TIMES): "
     "modifier_restated and modifier_opposed agree with people on 23 of the 25 development-half "
-    "rows they label. EPC 0.723 at coverage 0.478 (was 0.710 at 0.446). Generated rows "
-    "unchanged: events of when an occupation is, generated, took EPC's transfer from 0.517 to "
-    "0.509 over five seeds and are not shipped.",
+    "rows they label. EPC 0.723 at coverage 0.478 (was 0.710 at 0.446); these two read release "
+    "rows only (generated events of when an occupation is took EPC's transfer from 0.517 to "
+    "0.509 over five seeds and are not shipped). EPC's events against N are mostly stated, as "
+    "RNPC's are (29% denials in the dev half): each phrase offers a denial and a stated event, "
+    "and half the denials drawn now stay candidates (tasks.DENIAL_KEEP), so a third of the "
+    "events against N are denials (3.9.0: half); EPC's rows move, SPTE's and MPTE's do not. "
+    "EPC's transfer to the human dev half (perf/rnpc_transfer.py): 0.517 over 3 seeds (0.573, "
+    "0.493, 0.485), 0.524 over 5 (3.9.0: 0.517 and 0.517).",
 }
 REGIME_DESCRIPTIONS = {
     "split": "Learning-curve split (§6): train ({train} items; its prefixes of "
