@@ -183,11 +183,16 @@ def event_stance(row: dict) -> str:
     return "in_keeping" if (valence < 0) == harmful else "against"
 
 
+def _event_words(row: dict, *apart: str) -> list[str]:
+    """Event 2's words, less those of the row's ``apart`` fields (modifier1, noun …)."""
+    phrase = set(_words(" ".join(row[field] or "" for field in apart)))
+    return [word for word in _words(row["event2"]) if word not in phrase]
+
+
 def event_time(row: dict) -> str | None:
-    """``done`` or ``to_come`` when event 2's words say N's time is over or yet to come (the noun
-    phrase's own words set apart: a *future* star will shine says nothing by *future*)."""
-    phrase = set(_words(" ".join([row["modifier1"] or "", row["modifier2"] or ""])))
-    event = " ".join(w for w in _words(row["event2"]) if w not in phrase)
+    """``done`` or ``to_come`` when event 2's words say N's time is over or yet to come (the
+    modifiers' own words set apart: a *future* star will shine says nothing by *future*)."""
+    event = " ".join(_event_words(row, "modifier1", "modifier2"))
     return "done" if _DONE.search(event) else "to_come" if _TO_COME.search(event) else None
 
 
@@ -213,10 +218,7 @@ def modifier_restatement(row: dict, added: list[str]) -> str | None:
     """``restates`` or ``opposes`` when event 2 says what an added modifier says or its
     opposite (:func:`_adjective_senses`), one of the two only; the noun phrase's words are set
     apart (a false rumour *is* a rumour)."""
-    phrase = set(
-        _words(" ".join([row["modifier1"] or "", row["modifier2"] or "", row["noun"] or ""]))
-    )
-    words = {w for w in _words(row["event2"]) if w not in phrase}
+    words = set(_event_words(row, "modifier1", "modifier2", "noun"))
     forms = words | {wordnet().morphy(w, pos) or w for w in words for pos in ("n", "v", "a")}
     found = set()
     for word in added:
@@ -232,8 +234,10 @@ def _epc_outcome(row: dict, m1: Slot, m2: Slot, added: list[str]) -> tuple[str, 
     nothing, an event restating or opposing what an added modifier says."""
     time = event_time(row)
     outcome = epc(m1, m2, time) if time in TIME_STANCES else None
+    if outcome:
+        return outcome
     stance = event_stance(row)
-    outcome = outcome or epc(m1, m2, stance)
+    outcome = epc(m1, m2, stance)
     if outcome is None and stance == "unread":
         restatement = modifier_restatement(row, added)
         outcome = epc(m1, m2, restatement) if restatement else None

@@ -38,6 +38,8 @@ EVENT_STANCES = (
     "in_keeping", "against", "kept", "unread", "restates", "opposes", "done", "to_come",
 )  # fmt: skip
 TIME_STANCES = {"done": "past", "to_come": "future"}
+# what a modifier itself says of N decides, whatever it takes from N
+_RESTATEMENT = {"restates": ("modifier_restated", 2), "opposes": ("modifier_opposed", 0)}
 
 # Privative attributes by what they negate.
 ROLE_ENDING = {"time", "status_loss", "deputyship"}  # the role of N ends or is only delegated
@@ -526,9 +528,8 @@ def epc(m1: Slot, m2: Slot, stance: str = "in_keeping") -> tuple[str, int] | Non
         return None
     if stance in TIME_STANCES:
         return _epc_time(m1, m2, TIME_STANCES[stance])
-    if stance in ("restates", "opposes"):
-        # what a modifier itself says of N decides, whatever it takes from N
-        return ("modifier_restated", 2) if stance == "restates" else ("modifier_opposed", 0)
+    if stance in _RESTATEMENT:
+        return _RESTATEMENT[stance]
     privative = "privative" in (m1.category, m2.category)
     if stance == "kept":
         # a fake gun is made to look like a gun and a former surgeon is the same person: the
@@ -554,7 +555,7 @@ def _epc_time(m1: Slot, m2: Slot, event_time: str) -> tuple[str, int] | None:
     placed = {m1.time, m2.time} - {""}
     if len(placed) != 1:
         return None
-    return epc(m1, m2, "restates" if placed == {event_time} else "opposes")
+    return _RESTATEMENT["restates" if placed == {event_time} else "opposes"]
 
 
 def _epc_positive(m1: Slot, m2: Slot) -> tuple[str, int] | None:
