@@ -20,6 +20,7 @@ from compsem.builders.rnpc.agreement import (
     slot_table,
 )
 from compsem.builders.rnpc.nouns import load_events
+from compsem.builders.rnpc.places import place_relation
 from compsem.builders.rnpc.rules import Slot, epc, modifier_time
 from compsem.builders.rnpc.second_nouns import names_people, noun_relation
 from compsem.export import export_benchmark
@@ -258,6 +259,15 @@ def test_an_event_of_when_n_is_goes_by_when_the_modifier_places_n(slots):
     assert reading("would-be", "famous", "is retiring soon") == ("modifier_opposed", 0)
     # a privative of no time: the event is read for its stance to N (here: none)
     assert reading("alleged", "famous", "retired years ago")[0] != "modifier_restated"
+    # an event of N now opposes either time: a onetime surgeon who still operates, a would-be
+    # one who operates today (RNPC's people: 9 of the dev half's 11 such rows)
+    assert reading("former", "famous", "still operates") == ("modifier_opposed", 0)
+    assert reading("would-be", "famous", "operates today") == ("modifier_opposed", 0)
+    assert reading("would-be", "famous", "is still in training") == ("modifier_restated", 2)
+    assert reading("historic", "famous", "is discussed in history class") == (
+        "modifier_restated",
+        2,
+    )
     # modifiers of opposite times say nothing sure
     assert epc(Slot("privative", time="past"), Slot("privative", time="future"), "done") is None
     assert modifier_time("Former") == "past" and modifier_time("would-be") == "future"
@@ -286,6 +296,45 @@ def test_an_event_restating_or_opposing_an_added_modifier_goes_by_it(slots):
     # the phrase's own words are set apart: a *false* rumour is not restated by *false*
     said = "False rumours spread false news."
     assert modifier_restatement(row | {"modifier1": "false", "event2": said}, ["false"]) is None
+
+
+def test_an_event_placing_n_where_an_added_modifier_does_or_elsewhere_goes_by_it(slots):
+    """Issue 25: an event that places N (born in Nigeria, competes for Germany) restates a
+    modifier that places it there or in a place holding it (African), and opposes one that
+    places it apart (Swedish); people follow that in 7 of the dev half's 7 such rows. Places
+    WordNet does not relate (Sweden and Europe: no continent for Sweden) say nothing."""
+    assert place_relation("African", "They were born in Nigeria.") == "restates"
+    assert place_relation("African", "They were born in China.") == "opposes"
+    assert place_relation("Chinese", "Goods are made in China.") == "restates"
+    assert place_relation("Russian", "Dolls are sold in Moscow.") == "restates"
+    assert place_relation("Russian", "Spies work for the USA.") == "opposes"
+    assert place_relation("French", "A painter lives in Rome.") == "opposes"
+    assert place_relation("Swedish", "A skier lives in Europe.") is None
+    assert place_relation("famous", "A skier lives in Europe.") is None  # places nothing
+    # the first word is not read as a place: capitalised by the sentence, not as a name
+    assert place_relation("French", "China plates are fragile.") is None
+    reading = _privative_phrase_reading(
+        "alleged", "Swedish", "skier", "competes for Germany", slots
+    )
+    assert (reading["rule"], reading["label"]) == ("modifier_opposed", 0)
+
+
+def test_an_event_of_the_unit_n_is_stated_in_is_kept(slots):
+    """Issue 25: the unit or currency a quantity is stated in is what any modifier leaves as
+    it is (an alleged fictitious salary is still in dollars): people call 5 of the dev half's 5
+    such rows equally plausible. A currency by WordNet; *in* a place or a time is no unit."""
+
+    def stance(event):
+        row = {"modifier1": "", "modifier2": "", "noun": "salary"}
+        return event_stance(row | {"event1": event, "event2": event})
+
+    assert stance("A salary is denominated in US dollars.") == "kept"
+    assert stance("Revenues are in British pounds.") == "kept"
+    assert stance("A temperature is measured in Fahrenheit.") == "kept"
+    assert stance("A salary is in March.") != "kept"
+    assert stance("A salary was in question.") != "kept"
+    reading = _privative_phrase_reading("fictitious", "annual", "salary", "is in euros", slots)
+    assert (reading["rule"], reading["label"]) == ("property_kept", 1)
 
 
 def test_the_shipped_events_read_as_their_stance_or_unread():

@@ -8,7 +8,7 @@ off the hypothesis: SPTE's N / M2 N / M1 N, MPTE's kept modifier, EPC's modifier
 already holds), for MPTE how the second premise's noun N' relates to N by WordNet
 (:func:`~compsem.builders.rnpc.second_nouns.noun_relation`), and for EPC how the event stands to
 what N is (:func:`event_stance`), when it says N is (:func:`event_time`) and whether it restates
-or opposes what an added modifier says (:func:`modifier_restatement`).
+or opposes what an added modifier says or where it places N (:func:`modifier_restatement`).
 A row whose reading the rules leave out (ambiguous scope, an unclear event effect, an event whose
 words do not say how it stands to N) counts as unlabelled. The report gives agreement with the human labels per task, combo and hypothesis
 type, so researchers who hold RNPC see exactly where the rules and people part.
@@ -22,6 +22,7 @@ from collections import defaultdict
 from pathlib import Path
 
 from compsem.builders.rnpc.generation import modifier_lexicon_from
+from compsem.builders.rnpc.places import place_relation
 from compsem.builders.rnpc.rules import TIME_STANCES, Slot, epc, modifier_time, mpte, spte
 from compsem.builders.rnpc.second_nouns import head_noun, names_people, noun_relation
 from compsem.loading_scripts.rnpc_release import derived_kind, read_original_task, release_entries
@@ -48,15 +49,28 @@ _KEPT = re.compile(
     r"|\binvolves?\b|\b(?:is|are)\s+(?:an?\s+)?(?:type|kind|form|sort)s?\s+of\b"
 )
 # an event of when N is (rules.TIME_STANCES), by the words that say it: its time as an N is over
-# (retired, years ago, no longer; not "used to": a currency is used to buy things) or yet to
-# come (will, has yet to, soon, tomorrow). An ended state is read first: would-be professionals
-# retiring soon are retiring, not starting.
+# (retired, years ago, no longer, in history; not "used to": a currency is used to buy things),
+# yet to come (will, has yet to, soon, tomorrow) or now (still, currently, today). An ended
+# state is read first, then one to come: would-be professionals retiring soon are retiring,
+# not starting, and one still in training has yet to start.
 _DONE = re.compile(
-    r"\b(?:ago|retired|retiring|no longer|already|formerly|in the past|out of practice)\b"
+    r"\b(?:ago|retired|retiring|no longer|already|formerly|in the past|in history|"
+    r"out of practice)\b"
 )
 _TO_COME = re.compile(
     r"\b(?:will|going to|yet to|soon|someday|one day|about to|any second|tomorrow|"
     r"in the future|still in training)\b"
+)
+_NOW = re.compile(
+    r"\b(?:now|still|currently|today|nowadays|these days|at present|presently|this year|"
+    r"21st century)\b"
+)
+# an event of the unit N is stated in: a fictitious salary is still paid in dollars, and a
+# temperature measured in Fahrenheit whatever it is (people call 5 of the dev half's 5 such
+# rows equally plausible); a currency is read by WordNet (monetary_unit), see _states_unit
+_UNIT = re.compile(
+    r"\b(?:denominated|measured|expressed|quoted|priced) in\b"
+    r"|\b(?:is|are|was|were) in (?:\w+ )?(\w+)\b"
 )
 # RNPC's attribute names where compsem's rules name the same thing otherwise
 _RNPC_ATTRIBUTES = {"color": "colour", "origin": "provenance", "possibility": "modality"}
@@ -117,9 +131,10 @@ def release_slots(folder: str | Path) -> dict[tuple[str, str], Slot]:
 
 
 def slot(word: str | None, category: str, slots: dict) -> Slot:
-    """The modifier's slot; the category alone when the lexicon does not list it as such."""
+    """The modifier's slot; the category (and when the word places N) alone when the lexicon
+    does not list it as such."""
     found = slots.get(((word or "").lower(), category))
-    return found or Slot(category, effect="unclear")
+    return found or Slot(category, effect="unclear", time=modifier_time(word or ""))
 
 
 def _words(text: str) -> list[str]:
@@ -171,16 +186,39 @@ def event_stance(row: dict) -> str:
         return "against"
     noun = row["noun"] or ""
     # the noun phrase's own words are read apart: a gun is harmless is good news of a gun
-    phrase = set(_words(" ".join([row["modifier1"] or "", row["modifier2"] or "", noun])))
-    event = " ".join(w for w in row["event1"].split() if w.lower().strip(".,;!?") not in phrase)
+    event = _event_text(row, "event1", "modifier1", "modifier2", "noun")
     lowered = event.lower()  # VADER reads the event as written: capitals are emphasis to it
-    if _KEPT.search(lowered):
+    if _KEPT.search(lowered) or _states_unit(lowered):
         return "kept"
     valence = sentence_valence(event)
     if valence == 0:
         return "in_keeping" if _ABILITY.search(lowered) else "unread"
     harmful = word_valence(noun) < 0
     return "in_keeping" if (valence < 0) == harmful else "against"
+
+
+def _states_unit(event: str) -> bool:
+    """Whether a lower-cased event says the unit N is stated in (:data:`_UNIT`): denominated or
+    measured in, or in a currency (revenues are in British pounds)."""
+    for match in _UNIT.finditer(event):
+        unit = match.group(1)
+        if unit is None or _is_currency(unit):
+            return True
+    return False
+
+
+@functools.cache
+def _is_currency(word: str) -> bool:
+    wn = wordnet()
+    currency = wn.synset("monetary_unit.n.01")
+    lemma = wn.morphy(word, "n") or word
+    return any(currency in s.closure(lambda s: s.hypernyms()) for s in wn.synsets(lemma, "n"))
+
+
+def _event_text(row: dict, field: str, *apart: str) -> str:
+    """An event as written, less the words of the row's ``apart`` fields (modifier1, noun …)."""
+    phrase = set(_words(" ".join(row[name] or "" for name in apart)))
+    return " ".join(w for w in row[field].split() if w.lower().strip(".,;!?") not in phrase)
 
 
 def _event_words(row: dict, *apart: str) -> list[str]:
@@ -190,10 +228,12 @@ def _event_words(row: dict, *apart: str) -> list[str]:
 
 
 def event_time(row: dict) -> str | None:
-    """``done`` or ``to_come`` when event 2's words say N's time is over or yet to come (the
-    modifiers' own words set apart: a *future* star will shine says nothing by *future*)."""
+    """``done``, ``to_come`` or ``now`` when event 2's words say N's time is over, yet to come
+    or now (the modifiers' own words set apart: a *future* star will shine says nothing by
+    *future*)."""
     event = " ".join(_event_words(row, "modifier1", "modifier2"))
-    return "done" if _DONE.search(event) else "to_come" if _TO_COME.search(event) else None
+    times = (("done", _DONE), ("to_come", _TO_COME), ("now", _NOW))
+    return next((time for time, words in times if words.search(event)), None)
 
 
 @functools.cache
@@ -216,15 +256,19 @@ def _adjective_senses(word: str) -> tuple[frozenset, frozenset]:
 
 def modifier_restatement(row: dict, added: list[str]) -> str | None:
     """``restates`` or ``opposes`` when event 2 says what an added modifier says or its
-    opposite (:func:`_adjective_senses`), one of the two only; the noun phrase's words are set
-    apart (a false rumour *is* a rumour)."""
-    words = set(_event_words(row, "modifier1", "modifier2", "noun"))
+    opposite (:func:`_adjective_senses`), or places N where the modifier does or elsewhere
+    (:func:`~compsem.builders.rnpc.places.place_relation`: *African* emigrants born in Nigeria,
+    in China), one of the two only; the noun phrase's words are set apart (a false rumour *is*
+    a rumour)."""
+    phrase = ("modifier1", "modifier2", "noun")
+    words = set(_event_words(row, *phrase))
     forms = words | {wordnet().morphy(w, pos) or w for w in words for pos in ("n", "v", "a")}
     found = set()
     for word in added:
         synonyms, antonyms = _adjective_senses(word.lower())
         found |= {"restates"} if forms & synonyms else set()
         found |= {"opposes"} if forms & antonyms else set()
+        found |= {place_relation(word, _event_text(row, "event2", *phrase))} - {None}
     return found.pop() if len(found) == 1 else None
 
 

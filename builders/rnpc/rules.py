@@ -31,13 +31,14 @@ RELATIONS = ("hypernym", "co_hyponym", "role")
 # "unread": the event's words say none of these (a painting is famous); no privative rule reads it.
 # Read on release rows only (compsem's events say none of these): "restates" and "opposes": the
 # event says what an added modifier says, or its opposite (an impossible shot is unachievable;
-# an amateur event is run by professionals). "done" and "to_come" say when N is: its time as an
-# N is over (a surgeon retired years ago) or yet to come (has yet to start the job), which a
-# modifier that places N in its past or in what may come (MODIFIER_TIMES) restates or opposes.
+# an amateur event is run by professionals). "done", "to_come" and "now" say when N is: its time
+# as an N is over (a surgeon retired years ago), yet to come (has yet to start the job) or now
+# (a judge still sits on the court), which a modifier that places N in its past or in what may
+# come (MODIFIER_TIMES) restates or opposes: no modifier places N now, so "now" opposes both.
 EVENT_STANCES = (
-    "in_keeping", "against", "kept", "unread", "restates", "opposes", "done", "to_come",
+    "in_keeping", "against", "kept", "unread", "restates", "opposes", "done", "to_come", "now",
 )  # fmt: skip
-TIME_STANCES = {"done": "past", "to_come": "future"}
+TIME_STANCES = {"done": "past", "to_come": "future", "now": "present"}
 # what a modifier itself says of N decides, whatever it takes from N
 _RESTATEMENT = {"restates": ("modifier_restated", 2), "opposes": ("modifier_opposed", 0)}
 
@@ -56,6 +57,7 @@ MODIFIER_TIMES = {
     "past": {
         "former", "erstwhile", "onetime", "one-time", "ex-", "past", "previous", "prior",
         "preceding", "retired", "deposed", "ousted", "defrocked", "disbarred", "quondam",
+        "historic",
     },
     "future": {
         "future", "would-be", "prospective", "aspiring", "potential", "expected", "proposed",
@@ -306,25 +308,31 @@ RULES = {
         "epc",
         1,
         "the event says what any modifier here leaves as it is: a thing's form, a person's own "
-        "traits (no modifier of the look, hand or nationality, which would bear on it)",
-        "A fake black gun has a trigger. A former famous actor is left-handed.",
+        "traits (no modifier of the look, hand or nationality, which would bear on it), the "
+        "unit a quantity is stated in",
+        "A fake black gun has a trigger. A former famous actor is left-handed. An alleged "
+        "fictitious salary is denominated in dollars.",
     ),
     "modifier_restated": _rule(
         "epc",
         2,
-        "the event says what an added modifier says (its synonym in WordNet), or when N is "
+        "the event says what an added modifier says (its synonym in WordNet), places N where "
+        "the modifier does or within it (born in Nigeria under African), or says when N is "
         "where a modifier places N then: an event of N's past (retired, years ago) under a "
         "modifier of its past (former), one to come (will, has yet to start) under one of what "
         "may come (would-be, expected); modifiers of opposite times are left out (release rows "
-        "only: compsem's events say neither)",
-        "An impossible long shot is unachievable. A former famous surgeon retired years ago.",
+        "only: compsem's events say none of these)",
+        "An impossible long shot is unachievable. A former famous surgeon retired years ago. "
+        "Chinese counterfeit goods are made in China.",
     ),
     "modifier_opposed": _rule(
         "epc",
         0,
         "the event says the opposite of what an added modifier says (its antonym in WordNet), "
-        "or places N at the other time (release rows only)",
-        "An amateur event is run by professionals. A would-be surgeon retired years ago.",
+        "places N in a place apart from the modifier's (born in China under African), or at "
+        "the other time or now (still, currently) (release rows only)",
+        "An amateur event is run by professionals. A would-be surgeon retired years ago. A "
+        "onetime policy adviser still has a major impact.",
     ),
     "effect_more": _rule(
         "epc",
@@ -550,8 +558,9 @@ def epc(m1: Slot, m2: Slot, stance: str = "in_keeping") -> tuple[str, int] | Non
 
 def _epc_time(m1: Slot, m2: Slot, event_time: str) -> tuple[str, int] | None:
     """An event of when N is against when the modifiers place it, whichever of the two does (a
-    former deputy mayor, a famous former surgeon, an alleged former spy: each is past).
-    Modifiers of opposite times (a former would-be surgeon), or none, leave it out."""
+    former deputy mayor, a famous former surgeon, an alleged former spy: each is past); an
+    event of N now opposes either time (a onetime adviser still advises). Modifiers of opposite
+    times (a former would-be surgeon), or none, leave it out."""
     placed = {m1.time, m2.time} - {""}
     if len(placed) != 1:
         return None
