@@ -293,6 +293,12 @@ def test_an_event_restating_or_opposing_an_added_modifier_goes_by_it(slots):
     assert modifier_restatement(row | {"event2": "Pros run an event."}, ["amateur"]) is None
     said = "An amateur event is run by professionals."
     assert modifier_restatement(row | {"event2": said}, ["amateur"]) == "opposes"
+    # an event's verb or noun is read with the adjectives WordNet derives from it: a market
+    # that exists (existent) opposes *fictitious*; a work with hypotheses restates *theoretical*
+    assert reading("fictitious", "impersonal", "market", "exists") == "modifier_opposed"
+    assert reading("theoretical", "original", "work", "has hypotheses in it") == (
+        "modifier_restated"
+    )
     # the phrase's own words are set apart: a *false* rumour is not restated by *false*
     said = "False rumours spread false news."
     assert modifier_restatement(row | {"modifier1": "false", "event2": said}, ["false"]) is None
@@ -335,6 +341,17 @@ def test_an_event_of_the_unit_n_is_stated_in_is_kept(slots):
     assert stance("A salary was in question.") != "kept"
     reading = _privative_phrase_reading("fictitious", "annual", "salary", "is in euros", slots)
     assert (reading["rule"], reading["label"]) == ("property_kept", 1)
+
+
+def test_an_event_every_modifier_keeps_is_read_whatever_the_scope():
+    """Issue 25: a privative before a stage (a onetime amateur boxer) may negate N or M2, which
+    decides an event of what N does; an event of what every modifier keeps (he is a man) is
+    as plausible either way (RNPC's people: 2 of the dev half's 2 such rows)."""
+    onetime = Slot("privative", attribute="time", time="past")
+    amateur = Slot("subsective", kind="stage", effect="unclear", attribute="stage")
+    assert epc(onetime, amateur, "kept") == ("property_kept", 1)
+    assert epc(onetime, amateur, "in_keeping") is None
+    assert epc(onetime, amateur, "done") is None
 
 
 def test_the_shipped_events_read_as_their_stance_or_unread():

@@ -254,15 +254,31 @@ def _adjective_senses(word: str) -> tuple[frozenset, frozenset]:
     return frozenset(synonyms - antonyms), frozenset(antonyms - synonyms)
 
 
+@functools.cache
+def _adjective_forms(word: str) -> frozenset:
+    """The adjectives WordNet derives from a verb or noun of the event (exists: existent;
+    hypotheses: hypothetical), so that what the event says meets the modifier's senses."""
+    wn, forms = wordnet(), set()
+    for pos in ("v", "n"):
+        base = wn.morphy(word, pos)
+        lemmas = [lemma for s in wn.synsets(base, pos) for lemma in s.lemmas()] if base else []
+        for lemma in (lemma for lemma in lemmas if lemma.name().lower() == base):
+            derived = lemma.derivationally_related_forms()
+            forms |= {d.name().lower() for d in derived if d.synset().pos() in "as"}
+    return frozenset(forms)
+
+
 def modifier_restatement(row: dict, added: list[str]) -> str | None:
     """``restates`` or ``opposes`` when event 2 says what an added modifier says or its
-    opposite (:func:`_adjective_senses`), or places N where the modifier does or elsewhere
-    (:func:`~compsem.builders.rnpc.places.place_relation`: *African* emigrants born in Nigeria,
-    in China), one of the two only; the noun phrase's words are set apart (a false rumour *is*
-    a rumour)."""
+    opposite (:func:`_adjective_senses`; the event's words with the adjectives derived from
+    them: *a fictitious market exists* opposes *fictitious*), or places N where the modifier
+    does or elsewhere (:func:`~compsem.builders.rnpc.places.place_relation`: *African*
+    emigrants born in Nigeria, in China), one of the two only; the noun phrase's words are set
+    apart (a false rumour *is* a rumour)."""
     phrase = ("modifier1", "modifier2", "noun")
     words = set(_event_words(row, *phrase))
     forms = words | {wordnet().morphy(w, pos) or w for w in words for pos in ("n", "v", "a")}
+    forms |= {form for word in words for form in _adjective_forms(word)}
     found = set()
     for word in added:
         synonyms, antonyms = _adjective_senses(word.lower())

@@ -531,7 +531,14 @@ def epc(m1: Slot, m2: Slot, stance: str = "in_keeping") -> tuple[str, int] | Non
     A privative over N lowers a defining event; otherwise the attribute-effect table decides.
     Left out: effects the table calls unclear, a privative M1 over an M2 that itself changes the
     event (a fake broken gun may be a working one), an enabling M1 over a privative M2 (a loaded
-    toy gun), and modifiers pulling both ways (a loaded broken gun)."""
+    toy gun), modifiers pulling both ways (a loaded broken gun), and a privative before a stage
+    (:func:`ambiguous_scope`) unless the event is of what every modifier keeps."""
+    if stance == "kept":
+        # a fake gun is made to look like a gun and a former surgeon is the same person: the
+        # event is as plausible, unless a modifier speaks of that very look or person; so too
+        # whichever of N or M2 a privative negates (a onetime amateur boxer is a man)
+        clash = {m1.attribute, m2.attribute} & (SURFACE | LASTING)
+        return None if clash else ("property_kept", 1)
     if ambiguous_scope(m1, m2):
         return None
     if stance in TIME_STANCES:
@@ -539,11 +546,6 @@ def epc(m1: Slot, m2: Slot, stance: str = "in_keeping") -> tuple[str, int] | Non
     if stance in _RESTATEMENT:
         return _RESTATEMENT[stance]
     privative = "privative" in (m1.category, m2.category)
-    if stance == "kept":
-        # a fake gun is made to look like a gun and a former surgeon is the same person: the
-        # event is as plausible, unless a modifier speaks of that very look or person
-        clash = {m1.attribute, m2.attribute} & (SURFACE | LASTING)
-        return None if clash else ("property_kept", 1)
     if stance == "against" and privative:
         # what a privative takes from N (a fake gun need not fire), an event against N's nature
         # states: whatever the other modifier's effect, it is more plausible
