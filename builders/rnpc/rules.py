@@ -34,7 +34,7 @@ RELATIONS = ("hypernym", "co_hyponym", "role")
 # an amateur event is run by professionals). "done", "to_come" and "now" say when N is: its time
 # as an N is over (a surgeon retired years ago), yet to come (has yet to start the job) or now
 # (a judge still sits on the court), which a modifier that places N in its past or in what may
-# come (MODIFIER_TIMES) restates or opposes: no modifier places N now, so "now" opposes both.
+# come (MODIFIER_TIMES) restates or opposes: no modifier places N now, so "now" opposes its past.
 EVENT_STANCES = (
     "in_keeping", "against", "kept", "unread", "restates", "opposes", "done", "to_come", "now",
 )  # fmt: skip
@@ -561,10 +561,11 @@ def epc(m1: Slot, m2: Slot, stance: str = "in_keeping") -> tuple[str, int] | Non
 def _epc_time(m1: Slot, m2: Slot, event_time: str) -> tuple[str, int] | None:
     """An event of when N is against when the modifiers place it, whichever of the two does (a
     former deputy mayor, a famous former surgeon, an alleged former spy: each is past); an
-    event of N now opposes either time (a onetime adviser still advises). Modifiers of opposite
-    times (a former would-be surgeon), or none, leave it out."""
+    event of N now opposes its past (a onetime adviser still advises) and is left out under
+    what may come, as it may tell of the wait (a would-be actor is still looking for a role).
+    Modifiers of opposite times (a former would-be surgeon), or none, leave it out."""
     placed = {m1.time, m2.time} - {""}
-    if len(placed) != 1:
+    if len(placed) != 1 or (event_time == "present" and placed != {"past"}):
         return None
     return _RESTATEMENT["restates" if placed == {event_time} else "opposes"]
 
