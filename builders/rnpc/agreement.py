@@ -215,15 +215,20 @@ def _is_currency(word: str) -> bool:
     return any(currency in s.closure(lambda s: s.hypernyms()) for s in wn.synsets(lemma, "n"))
 
 
+def _phrase_words(row: dict, apart: tuple[str, ...]) -> set[str]:
+    """The words of the row's ``apart`` fields (modifier1, noun …), lower-cased."""
+    return set(_words(" ".join(row[name] or "" for name in apart)))
+
+
 def _event_text(row: dict, field: str, *apart: str) -> str:
     """An event as written, less the words of the row's ``apart`` fields (modifier1, noun …)."""
-    phrase = set(_words(" ".join(row[name] or "" for name in apart)))
+    phrase = _phrase_words(row, apart)
     return " ".join(w for w in row[field].split() if w.lower().strip(".,;!?") not in phrase)
 
 
 def _event_words(row: dict, *apart: str) -> list[str]:
     """Event 2's words, less those of the row's ``apart`` fields (modifier1, noun …)."""
-    phrase = set(_words(" ".join(row[field] or "" for field in apart)))
+    phrase = _phrase_words(row, apart)
     return [word for word in _words(row["event2"]) if word not in phrase]
 
 
@@ -279,12 +284,13 @@ def modifier_restatement(row: dict, added: list[str]) -> str | None:
     words = set(_event_words(row, *phrase))
     forms = words | {wordnet().morphy(w, pos) or w for w in words for pos in ("n", "v", "a")}
     forms |= {form for word in words for form in _adjective_forms(word)}
+    event = _event_text(row, "event2", *phrase)
     found = set()
     for word in added:
         synonyms, antonyms = _adjective_senses(word.lower())
         found |= {"restates"} if forms & synonyms else set()
         found |= {"opposes"} if forms & antonyms else set()
-        found |= {place_relation(word, _event_text(row, "event2", *phrase))} - {None}
+        found |= {place_relation(word, event)} - {None}
     return found.pop() if len(found) == 1 else None
 
 

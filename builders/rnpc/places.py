@@ -31,12 +31,18 @@ def _kinds() -> dict[str, object]:
     }
 
 
-def _is(synset, kind: str) -> bool:
-    """Whether an instance synset (Nigeria) is of ``kind`` (place, country, continent)."""
+@functools.cache
+def _types(synset) -> frozenset:
+    """What an instance synset (Nigeria) is: its instance hypernyms and all theirs above."""
     types = set(synset.instance_hypernyms())
     for hypernym in list(types):
         types |= set(hypernym.closure(lambda s: s.hypernyms()))
-    return bool(types & _kinds()[kind])
+    return frozenset(types)
+
+
+def _is(synset, kind: str) -> bool:
+    """Whether an instance synset (Nigeria) is of ``kind`` (place, country, continent)."""
+    return bool(_types(synset) & _kinds()[kind])
 
 
 @functools.cache
