@@ -17,6 +17,12 @@ training row has; the best held-out accuracy is chosen
 (``perf/results/rnpc_transfer_selection.json``). The human rows play no part in the choice.
 ``--batch-size`` and ``--learning-rate`` override it.
 
+``--only-privative`` (a diagnostic, EPC above all) draws the training rows from the challenge
+rows whose phrase holds a privative, as 93% of RNPC's human EPC rows do, and records how well a
+hypothesis-only probe reads their labels off the event alone (``event_alone_probe``; the audit's
+probe on those rows): under a privative an event's stance decides the label, so such a pool
+teaches a reading issue 25's bound on the probe (0.70) rules out for shipped configs.
+
 The export is built into a temporary folder unless ``--export DIR`` names one that holds the
 challenge and original configs (``compsem build rnpc --original-release RELEASE --out DIR``).
 CPU-heavy: nine short fine-tunes at the defaults. The JSON is rewritten after every seed
@@ -27,6 +33,7 @@ shared, loaded CPU host run it with ``OMP_NUM_THREADS=1`` (one process per task 
 Usage: python perf/rnpc_transfer.py --original-release RELEASE [--export DIR] [--train-rows 2000]
                                     [--epochs 2] [--batch-size B] [--learning-rate LR]
                                     [--seeds 0 1 2] [--tasks spte mpte epc] [--out JSON]
+                                    [--only-privative]
        python perf/rnpc_transfer.py --select --original-release RELEASE [--batch-sizes 4 16]
                                     [--learning-rates 1e-5 5e-5] [--tasks …] [--out JSON]
 """
@@ -47,6 +54,7 @@ from pathlib import Path
 from compsem.export import export_benchmark
 from compsem.harness.data import load_benchmark
 from compsem.harness.finetune import FineTuning
+from compsem.hypothesis_only import probe
 
 TARGETS = {"spte": 0.85, "mpte": 0.70, "epc": 0.55}
 HELD_OUT_SEED = 43  # the build seed of the generated rows that --select scores on
@@ -60,9 +68,12 @@ SELECTED = {
 }
 
 
-def generated_rows(folder: str, task: str, train_rows: int):
-    """The generated ``<task>_challenge`` rows the training rows are drawn from."""
+def generated_rows(folder: str, task: str, train_rows: int, only_privative: bool = False):
+    """The generated ``<task>_challenge`` rows the training rows are drawn from; with
+    ``only_privative``, those whose phrase holds a privative."""
     generated = load_benchmark(folder, f"{task}_challenge").split("test")
+    if only_privative:
+        generated = generated.filter(lambda row: "pri" in row["combo"])
     if len(generated) < train_rows:
         raise SystemExit(f"{task}_challenge has {len(generated)} rows, fewer than {train_rows}")
     return generated
@@ -84,10 +95,12 @@ def transfer(
     written,
     learning_rate: float | None = None,
     batch_size: int | None = None,
+    only_privative: bool = False,
 ) -> dict:
     """Fine-tune on generated rows of ``task`` once per seed; accuracy on the human rows.
     ``written(summary)`` is called after every seed, so a long run leaves what it finished.
-    ``learning_rate``, ``batch_size``: None for the preset's (RNPC's 1e-5 and 16)."""
+    ``learning_rate``, ``batch_size``: None for the preset's (RNPC's 1e-5 and 16).
+    ``only_privative``: train on rows whose phrase holds a privative (:func:`generated_rows`)."""
     tuning = FineTuning.prepare(
         folder,
         f"original_{task}",
@@ -97,7 +110,8 @@ def transfer(
         progress=False,
     )
     humans = tuning.test["label"]
-    generated = generated_rows(folder, task, train_rows)
+    generated = generated_rows(folder, task, train_rows, only_privative)
+    extra = {"only_privative": True, **_event_alone_probe(generated)} if only_privative else {}
     runs = []
     for seed in seeds:
         train = tuning.encode(training_rows(generated, train_rows, seed))
@@ -106,9 +120,17 @@ def transfer(
         runs.append(
             {"seed": seed, "accuracy": scores["accuracy"], "train_seconds": timing["seconds"]}
         )
-        summary = _summary(task, runs, humans, train_rows, tuning.settings.as_dict())
+        summary = _summary(task, runs, humans, train_rows, tuning.settings.as_dict()) | extra
         written(summary)
     return summary
+
+
+def _event_alone_probe(generated) -> dict:
+    """The audit's hypothesis-only probe on the pool's event (EPC) or hypothesis: trained on one
+    half of the rows, scored on the other, no text in both."""
+    field = "event" if "event" in generated.column_names else "hypothesis"
+    (result,) = probe({"test": generated.flatten_indices().data.table}, field)
+    return {"pool_rows": len(generated), f"{field}_alone_probe": round(result.accuracy, 4)}
 
 
 def select(
@@ -184,6 +206,11 @@ def main() -> None:
     parser.add_argument("--seeds", type=int, nargs="+", default=[0, 1, 2])
     parser.add_argument("--tasks", nargs="+", default=list(TARGETS), choices=list(TARGETS))
     parser.add_argument("--select", action="store_true", help="score the grid on generated rows")
+    parser.add_argument(
+        "--only-privative",
+        action="store_true",
+        help="diagnostic: train on challenge rows whose phrase holds a privative",
+    )
     parser.add_argument("--batch-sizes", type=int, nargs="+", default=[4, 16])
     parser.add_argument("--learning-rates", type=float, nargs="+", default=[1e-5, 5e-5])
     parser.add_argument("--out", type=Path)
@@ -228,6 +255,7 @@ def main() -> None:
                 record,
                 args.learning_rate or learning_rate,
                 args.batch_size or batch_size,
+                args.only_privative,
             )
     results["complete"] = True
     written(args.tasks[-1], results["tasks"][args.tasks[-1]])
