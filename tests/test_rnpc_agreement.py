@@ -10,6 +10,7 @@ import pytest
 from datasets import load_dataset
 
 from compsem.builders.rnpc.agreement import (
+    baselines,
     event_stance,
     event_time,
     label_row,
@@ -126,6 +127,7 @@ def test_agreement_is_reported_per_task_combo_and_hypothesis(release):
     assert mpte["by_relation"]["hypernym"]["rows"] == 2
     assert spte["by_combo"]["pri-sub"]["labelled"] == 1
     assert epc["by_rule"]["left out"]["rows"] == 1
+    assert epc["baselines"]["privative_share"] == round(1 / 3, 4)  # a fake black gun only
 
 
 def test_build_with_the_release_writes_rule_agreement_json_and_the_card_table(release, tmp_path):
@@ -141,6 +143,8 @@ def test_build_with_the_release_writes_rule_agreement_json_and_the_card_table(re
     assert "| EPC | int-int | 2 | 1 | 0.500 | 1.000 |" in card  # per combo
     assert "| MPTE | pri-int, m1 | 2 | 2 | 1.000 | 1.000 |" in card  # former mother, fake toy
     assert "| SPTE | pri-sub, n | 1 | 1 | 1.000 | 1.000 |" in card
+    assert "| EPC | 0.333 | 0.333 | 0.333 |" in card  # the modifier-blind readings
+    assert "| SPTE | 0.500 | 0.500 | – |" in card
     assert load_dataset(str(out), "original_mpte")["test"].num_rows == 7  # the JSON is no data
 
 
@@ -223,6 +227,38 @@ def test_an_event_stands_with_or_against_what_the_noun_is():
     assert stance("A threat can involve nuclear attacks.", "threat") == "kept"  # not its valence
     assert stance("Evidence is a type of information.", "evidence") == "kept"
     assert stance("A trial does not involve a jury.", "trial") == "against"  # a denial first
+
+
+def test_baselines_read_the_rows_without_their_modifiers():
+    """The report says what a reading blind to the modifiers gives: the commonest label, the
+    share of privative phrases and, for EPC, each event read as the rules read it under a
+    privative (in keeping less, against more, kept equally; unread: the commonest label)."""
+
+    def row(combo, noun, event, label):
+        return {
+            "combo": combo,
+            "modifier1": "big",
+            "modifier2": "red",
+            "noun": noun,
+            "event1": f"A {noun} {event}.",
+            "event2": f"A big red {noun} {event}.",
+            "label": label,
+        }
+
+    rows = [
+        row("sub-int", "gun", "can kill people", 0),  # in keeping: read less, as people do
+        row("pri-int", "painting", "cannot be sold", 2),  # against N: read more
+        row("pri-int", "car", "has four wheels", 1),  # kept: read equally
+        row("pri-int", "painting", "hangs in the hall", 2),  # unread: the commonest label
+        row("pri-sub", "gun", "can kill people", 2),  # in keeping, read less: people differ
+    ]
+    assert baselines("epc", rows) == {
+        "majority": 0.6,  # more plausible, 3 of 5
+        "privative_share": 0.8,
+        "event_alone": 0.8,  # all but the last
+    }
+    assert "event_alone" not in baselines("spte", rows)  # SPTE and MPTE have no event
+    assert baselines("epc", []) == {}
 
 
 def _privative_phrase_reading(modifier1, modifier2, noun, event, slots):

@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import functools
 import re
-from collections import defaultdict
+from collections import Counter, defaultdict
 from pathlib import Path
 
 from compsem.builders.rnpc.generation import modifier_lexicon_from
@@ -348,6 +348,36 @@ def _finish(cell: dict) -> dict:
     return cell
 
 
+# a privative whose kind the event alone cannot tell, over a modifier event 1 already holds
+_SOME_PRIVATIVE = Slot("privative")
+
+
+def baselines(task: str, rows: list[dict]) -> dict:
+    """What the human labels give a reading that never looks at the modifiers: the commonest
+    label's share (``majority``), the share of rows whose phrase holds a privative, and for EPC
+    each row read by its event alone (``event_alone``) as the rules read it under a privative
+    (:func:`~compsem.builders.rnpc.rules.epc`: in keeping with N less plausible, against it more,
+    of what a privative keeps equally; the commonest label where the event says neither). RNPC
+    built EPC for privative phrases (§3), so most of its rows reward that reading: a model that
+    scores near it may have learnt nothing of what the modifiers do."""
+    labels = [row["label"] for row in rows]
+    if not labels:
+        return {}
+    common, count = Counter(labels).most_common(1)[0]
+    report = {
+        "majority": round(count / len(labels), 4),
+        "privative_share": round(sum("pri" in row["combo"] for row in rows) / len(rows), 4),
+    }
+    if task == "epc":
+        guesses = []
+        for row in rows:
+            outcome = epc(_SOME_PRIVATIVE, _HELD, event_stance(row)) if row["noun"] else None
+            guesses.append(outcome[1] if outcome else common)
+        agreed = sum(guess == label for guess, label in zip(guesses, labels, strict=True))
+        report["event_alone"] = round(agreed / len(labels), 4)
+    return report
+
+
 def task_agreement(task: str, rows: list[dict], slots: dict) -> dict:
     """Agreement of the rules with the human labels of one task's rows, overall and per combo,
     hypothesis type, (combo, hypothesis), N' relation (MPTE) and rule."""
@@ -372,6 +402,7 @@ def task_agreement(task: str, rows: list[dict], slots: dict) -> dict:
     report = _finish(groups.pop("all")["all"])
     for group, cells in groups.items():
         report[group] = {key: _finish(cell) for key, cell in sorted(cells.items())}
+    report["baselines"] = baselines(task, rows)
     return report
 
 

@@ -194,6 +194,12 @@ CHANGELOG = {
     "modifier (5 of 5), and a kept event is read whichever of N or M2 a privative before a "
     "stage negates (2 of 2). EPC 0.737 at coverage 0.513 (was 0.723 at 0.478). Generated rows unchanged: compsem's events say none of these, and its EPC draws "
     "no privative before a stage.",
+    "3.10.2": "The rule agreement report gives, per task, readings blind to the modifiers "
+    "(issue 25; baselines in rule_agreement.json and a table on the card): the commonest "
+    "label's share, the share of phrases holding a privative and, for EPC, each row read by its "
+    "event alone as the rules read an event under a privative. On the development half that "
+    "reading agrees with people on 0.549 of EPC's rows (93% of them hold a privative; the "
+    "commonest label 0.397), about RNPC's transfer target of 0.55. Generated rows unchanged.",
 }
 REGIME_DESCRIPTIONS = {
     "split": "Learning-curve split (§6): train ({train} items; its prefixes of "
