@@ -73,7 +73,9 @@ def generated_rows(folder: str, task: str, train_rows: int, only_privative: bool
     ``only_privative``, those whose phrase holds a privative."""
     generated = load_benchmark(folder, f"{task}_challenge").split("test")
     if only_privative:
-        generated = generated.filter(lambda row: "pri" in row["combo"])
+        generated = generated.filter(
+            lambda row: "privative" in (row["m1_category"], row["m2_category"])
+        )
     if len(generated) < train_rows:
         raise SystemExit(f"{task}_challenge has {len(generated)} rows, fewer than {train_rows}")
     return generated

@@ -26,7 +26,7 @@ from compsem.builders.rnpc.rules import Slot, epc, modifier_time
 from compsem.builders.rnpc.second_nouns import names_people, noun_relation
 from compsem.export import export_benchmark
 from compsem.loading_scripts.rnpc_release import ReleaseError, read_original_task
-from compsem.resources.modifiers import load_modifier_lexicon
+from compsem.resources.modifiers import CATEGORY_CODES, load_modifier_lexicon
 
 SPTE = """id,combo,source NP,premise,hypothesis,label
 1,sub-int,the second green ball,This is the second green ball.,This is the second ball.,non-entailment
@@ -52,6 +52,7 @@ EPC = """id,combo,source NP,first_event,second_event,label
 2,int-int,a red loaded gun,A gun fires bullets.,A red loaded gun fires bullets.,more_likely
 3,int-int,a red old car,A car carries passengers.,A red old car carries passengers.,equally_likely
 """
+CATEGORIES = {code: name for name, code in CATEGORY_CODES.items()}  # pri → privative …
 # (rule, label) the rules give each row; None where they leave the reading out
 EXPECTED = {
     "spte": [
@@ -235,8 +236,11 @@ def test_baselines_read_the_rows_without_their_modifiers():
     privative (in keeping less, against more, kept equally; unread: the commonest label)."""
 
     def row(combo, noun, event, label):
+        first, second = (CATEGORIES[code] for code in combo.split("-"))
         return {
             "combo": combo,
+            "m1_category": first,
+            "m2_category": second,
             "modifier1": "big",
             "modifier2": "red",
             "noun": noun,

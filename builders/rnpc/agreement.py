@@ -364,9 +364,10 @@ def baselines(task: str, rows: list[dict]) -> dict:
     if not labels:
         return {}
     common, count = Counter(labels).most_common(1)[0]
+    privative = sum("privative" in (row["m1_category"], row["m2_category"]) for row in rows)
     report = {
         "majority": round(count / len(labels), 4),
-        "privative_share": round(sum("pri" in row["combo"] for row in rows) / len(rows), 4),
+        "privative_share": round(privative / len(rows), 4),
     }
     if task == "epc":
         guesses = []
