@@ -51,6 +51,7 @@ import time
 from collections import Counter
 from pathlib import Path
 
+from compsem.builders.rnpc.agreement import holds_privative
 from compsem.export import export_benchmark
 from compsem.harness.data import load_benchmark
 from compsem.harness.finetune import FineTuning
@@ -73,9 +74,7 @@ def generated_rows(folder: str, task: str, train_rows: int, only_privative: bool
     ``only_privative``, those whose phrase holds a privative."""
     generated = load_benchmark(folder, f"{task}_challenge").split("test")
     if only_privative:
-        generated = generated.filter(
-            lambda row: "privative" in (row["m1_category"], row["m2_category"])
-        )
+        generated = generated.filter(holds_privative)
     if len(generated) < train_rows:
         raise SystemExit(f"{task}_challenge has {len(generated)} rows, fewer than {train_rows}")
     return generated

@@ -342,10 +342,21 @@ def _cell() -> dict:
     return {"rows": 0, "labelled": 0, "agreed": 0}
 
 
+def _share(part: int, whole: int) -> float | None:
+    """``part / whole`` to four places, as every share of the report is given; None of none."""
+    return round(part / whole, 4) if whole else None
+
+
 def _finish(cell: dict) -> dict:
-    cell["coverage"] = round(cell["labelled"] / cell["rows"], 4) if cell["rows"] else None
-    cell["agreement"] = round(cell["agreed"] / cell["labelled"], 4) if cell["labelled"] else None
+    cell["coverage"] = _share(cell["labelled"], cell["rows"])
+    cell["agreement"] = _share(cell["agreed"], cell["labelled"])
     return cell
+
+
+def holds_privative(row: dict) -> bool:
+    """Whether a release or generated row's phrase holds a privative, by its categories (as
+    :func:`~compsem.builders.rnpc.rules.epc` reads its slots)."""
+    return "privative" in (row["m1_category"], row["m2_category"])
 
 
 # a privative whose kind the event alone cannot tell, over a modifier event 1 already holds
@@ -364,10 +375,9 @@ def baselines(task: str, rows: list[dict]) -> dict:
     if not labels:
         return {}
     common, count = Counter(labels).most_common(1)[0]
-    privative = sum("privative" in (row["m1_category"], row["m2_category"]) for row in rows)
     report = {
-        "majority": round(count / len(labels), 4),
-        "privative_share": round(privative / len(rows), 4),
+        "majority": _share(count, len(labels)),
+        "privative_share": _share(sum(map(holds_privative, rows)), len(rows)),
     }
     if task == "epc":
         guesses = []
@@ -375,7 +385,7 @@ def baselines(task: str, rows: list[dict]) -> dict:
             outcome = epc(_SOME_PRIVATIVE, _HELD, event_stance(row)) if row["noun"] else None
             guesses.append(outcome[1] if outcome else common)
         agreed = sum(guess == label for guess, label in zip(guesses, labels, strict=True))
-        report["event_alone"] = round(agreed / len(labels), 4)
+        report["event_alone"] = _share(agreed, len(labels))
     return report
 
 
@@ -433,5 +443,5 @@ def _overall(tasks: dict) -> dict:
     return {
         "rows": rows,
         "labelled": labelled,
-        "coverage": round(labelled / rows, 4) if rows else None,
+        "coverage": _share(labelled, rows),
     }
