@@ -24,7 +24,7 @@ from compsem.harness.device import busy_cpu_hint
 from compsem.help_format import HelpFormatter
 from compsem.metrics import add_cli as add_metrics_commands
 from compsem.output_folder import check_output_folder, output_path, read_marker, results_folder
-from compsem.ownership import claim_file, record_file
+from compsem.ownership import claim_file, identity, record_file
 from compsem.process_guard import note_interrupts, private_tempdir
 from compsem.resources.spacy_pipeline import DEFAULT_SPACY_MODEL
 from compsem.resources.wordnet import install_debian_wordnet
@@ -108,12 +108,12 @@ def check_baseline_targets(
 def library_log(log: Path):
     """Claim ``log`` (never a file compsem did not write), send library chatter to it while the
     command runs, and record it in its folder's list of compsem's files."""
-    claim_file(log, lambda partial: partial.write_text(""))
+    claimed = identity(claim_file(log, lambda partial: partial.write_text("")))
     try:
         quiet_libraries(log)
         yield
     finally:
-        record_file(log)
+        record_file(log, claimed)
 
 
 def build_or_keep(name: str, out: Path) -> list[dict]:
@@ -237,7 +237,7 @@ def build_parser() -> argparse.ArgumentParser:
             "--force",
             action="store_true",
             help="replace --out even if it holds another compsem folder or configs not built now "
-            "(never a folder compsem did not write)",
+            "(never a folder compsem did not write, nor a file of it changed since)",
         )
         sub.add_argument(
             "--config", nargs="+", metavar="NAME", help="configs to build (default: all)"

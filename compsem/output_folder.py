@@ -6,7 +6,8 @@ folder it wrote (:mod:`compsem.ownership`). ``--out`` must be a new path, an emp
 a folder. Anything else (a file, the working directory or one of its parents, the home folder, a
 folder without a valid manifest) is refused before any work, ``--force`` included; so is a
 folder that also holds paths the manifest does not list, unless ``--force``, which replaces
-compsem's paths and moves the others, untouched, into the new folder. ``--force`` also lets one
+compsem's paths and moves the others, untouched, into the new folder; a file the manifest lists
+that changed since is the user's, and is refused, ``--force`` included. ``--force`` also lets one
 compsem folder replace another of a different kind, or an export lose configs it held.
 
 Replacement is atomic and has one writer at a time: a lock beside the target is held from the
@@ -139,9 +140,16 @@ def check_output_folder(
             "export with only the configs named, or choose another --out."
         )
     foreign = foreign_paths(out, marker)
+    changed = [path for path in foreign if path in marker["files"]]
+    if changed:  # the manifest lists them, so the new export would write them again
+        raise OutputFolderError(
+            f"--out {out} holds {describe(changed)}, which compsem wrote and you changed since; "
+            "compsem never replaces a changed file, --force included: move them out of the "
+            "folder (or choose another --out) and build again."
+        )
     if foreign and not force:
         raise OutputFolderError(
-            f"--out {out} holds paths compsem did not write (or changed since): "
+            f"--out {out} holds paths compsem did not write: "
             f"{describe(foreign)}; compsem replaces only what its manifest lists: {MOVE_AWAY}, "
             "or pass --force to replace compsem's files and keep these in the new folder."
         )
@@ -263,12 +271,11 @@ def _replace(out: Path, staging: Path, previous: dict | None, foreign: list[str]
     appeared = sorted(set(foreign_paths(out, previous)) - set(foreign))
     if appeared:  # checked again: the build took a while
         raise OutputFolderError(f"{describe(appeared)} changed in {out} during the build; {AGAIN}")
-    foreign = [path for path in foreign if path in foreign_paths(out, previous, changed=False)]
     clashes = [path for path in foreign if os.path.lexists(staging / path.rstrip("/"))]
     if clashes:
         raise OutputFolderError(
-            f"{out} holds {describe(clashes)}, which compsem did not write and the new export "
-            f"writes too; {MOVE_AWAY}. {out} is as it was."
+            f"{out} holds {describe(clashes)}, which compsem did not write (or changed since) "
+            f"and the new export writes too; {MOVE_AWAY}. {out} is as it was."
         )
     retired = sibling(out, f"old-{os.getpid()}-{previous['token']}")
     os.replace(out, retired)

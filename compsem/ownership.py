@@ -164,11 +164,11 @@ def describe(paths: list[str], limit: int = 5) -> str:
 
 
 def remove_listed(folder: Path, manifest: dict) -> None:
-    """Remove the files and (then empty) folders ``manifest`` lists, its marker, and ``folder``
-    itself if nothing else is left in it."""
-    for relative in manifest["files"]:
+    """Remove the files ``manifest`` lists that are unchanged since, the (then empty) folders it
+    lists, its marker, and ``folder`` itself if nothing else is left in it."""
+    for relative, recorded in manifest["files"].items():
         path = folder / relative
-        if path.is_file() and not path.is_symlink():
+        if path.is_file() and not path.is_symlink() and stamp(path) == recorded:
             path.unlink()
     for relative in sorted(manifest.get("folders", []), key=len, reverse=True):
         try:
@@ -194,17 +194,13 @@ def restamp(folder: Path, relative: str) -> None:
 def writer_lock(target: Path, wait: bool = False):
     """Hold an exclusive lock on ``.NAME.compsem-lock`` beside ``target`` for the block; a second writer
     fails at once (``wait``: waits its turn, as for a shared cache that the first fills). The lock
-    file is removed when released."""
+    file is removed when released. A file at that name that is not a lock compsem wrote (a
+    symbolic link, a folder, a file with other contents) is never opened for writing, emptied or
+    removed: it is one error."""
     target = Path(target)
     lock = sibling(target, LOCK_SUFFIX)
     while True:
-        try:
-            handle = os.open(lock, os.O_RDWR | os.O_CREAT, 0o666)
-        except OSError as error:
-            raise OutputFolderError(
-                f"Cannot write beside {target} ({error.strerror}); choose an --out folder you can "
-                "write to."
-            ) from None
+        handle = _open_lock(lock, target)
         try:
             fcntl.flock(handle, fcntl.LOCK_EX if wait else fcntl.LOCK_EX | fcntl.LOCK_NB)
         except OSError as error:
@@ -215,20 +211,73 @@ def writer_lock(target: Path, wait: bool = False):
                 f"another compsem process is writing {target} (it holds {lock}); wait for it to "
                 "finish, or choose another --out."
             ) from None
-        try:  # the holder before us may have removed the file between our open and our lock
-            same = os.path.samestat(os.fstat(handle), os.stat(lock))
-        except FileNotFoundError:
-            same = False
-        if same:
+        if _still_at(handle, lock):  # the holder before us may have removed it meanwhile
             break
         os.close(handle)
+    if not _holds_a_lock(handle):
+        os.close(handle)
+        raise OutputFolderError(_not_a_lock(lock, target))
     os.ftruncate(handle, 0)
     os.pwrite(handle, json.dumps({LOCK_KEY: os.getpid()}).encode(), 0)
     try:
         yield
     finally:
-        lock.unlink(missing_ok=True)
+        if _still_at(handle, lock):
+            lock.unlink(missing_ok=True)
         os.close(handle)
+
+
+def _not_a_lock(lock: Path, target: Path) -> str:
+    return (
+        f"{lock} exists and is not a lock compsem wrote; compsem takes its lock for {target} "
+        f"there and never touches a file it did not write: {MOVE_AWAY}."
+    )
+
+
+def _open_lock(lock: Path, target: Path) -> int:
+    """A descriptor of the lock file: created if absent, else opened without following a
+    symbolic link."""
+    flags = os.O_RDWR | os.O_NOFOLLOW
+    while True:
+        try:
+            return os.open(lock, flags | os.O_CREAT | os.O_EXCL, 0o666)
+        except FileExistsError:
+            pass
+        except OSError as error:
+            raise OutputFolderError(
+                f"Cannot write beside {target} ({error.strerror}); choose an --out folder you "
+                "can write to."
+            ) from None
+        try:
+            handle = os.open(lock, flags)
+        except FileNotFoundError:
+            continue  # its holder removed it between our two opens
+        except OSError:  # a symbolic link (ELOOP), a folder (EISDIR), unreadable
+            raise OutputFolderError(_not_a_lock(lock, target)) from None
+        if stat.S_ISREG(os.fstat(handle).st_mode):
+            return handle
+        os.close(handle)
+        raise OutputFolderError(_not_a_lock(lock, target))
+
+
+def _still_at(handle: int, lock: Path) -> bool:
+    try:
+        return os.path.samestat(os.fstat(handle), os.lstat(lock))
+    except FileNotFoundError:
+        return False
+
+
+def _holds_a_lock(handle: int) -> bool:
+    """Whether the locked file is empty (just created, or left by a run killed before writing
+    it) or holds what compsem writes there."""
+    content = os.pread(handle, 201, 0)
+    if not content:
+        return True
+    try:
+        data = json.loads(content)
+    except ValueError:
+        return False
+    return isinstance(data, dict) and set(data) == {LOCK_KEY}
 
 
 def remove_stale_locks(folder: Path) -> None:
@@ -295,11 +344,24 @@ def _refuse_foreign(path: Path, manifest: dict) -> None:
         )
 
 
-def record_file(path: Path) -> None:
-    """Record the current stamp of ``path``, a file compsem claimed and then appended to (a log),
-    so that it still counts as compsem's."""
+def identity(path: Path) -> tuple[int, int]:
+    """Which file ``path`` is (device and inode), whatever its contents."""
+    status = Path(path).lstat()
+    return status.st_dev, status.st_ino
+
+
+def record_file(path: Path, claimed: tuple[int, int]) -> None:
+    """Record the current stamp of ``path``, a file compsem claimed (``claimed``: its
+    :func:`identity` then) and then appended to (a log), so that it still counts as compsem's.
+    A file put in its place meanwhile is not compsem's: it is not recorded, so it is never
+    overwritten."""
     path = Path(path)
     with writer_lock(path.parent / FILES_MANIFEST):
+        try:
+            if identity(path) != claimed:
+                return
+        except FileNotFoundError:
+            return
         manifest = read_manifest(path.parent, FILES_MANIFEST) or {"files": {}}
         manifest["files"][path.name] = stamp(path)
         write_json_atomically(path.parent / FILES_MANIFEST, manifest)

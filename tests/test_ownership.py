@@ -25,7 +25,14 @@ from compsem.output_folder import (
     check_output_folder,
     remove_dead_staging,
 )
-from compsem.ownership import FILES_MANIFEST, claim_file, writer_lock
+from compsem.ownership import (
+    FILES_MANIFEST,
+    claim_file,
+    identity,
+    record_file,
+    remove_listed,
+    writer_lock,
+)
 from compsem.process_guard import claim_folder, private_tempdir
 from tests.harness_data import tiny_plane_export
 
@@ -129,14 +136,38 @@ def test_user_files_inside_an_export_survive_a_rebuild(montague, tmp_path, capsy
     assert not [p for p in tmp_path.iterdir() if p.name.startswith(".")]  # no retired folder
 
 
-def test_a_changed_card_is_refused_without_force_and_replaced_with_it(montague, tmp_path, capsys):
+def test_a_changed_card_is_the_users_and_refused_even_with_force(montague, tmp_path, capsys):
     out = copy_of(montague, tmp_path)
     with open(out / "README.md", "a") as card:
         card.write("my edit\n")
+    before = checksums(out)
     argv = ["build", "montague", "--out", str(out), "--config", "an"]
-    assert main(argv) == 2 and "README.md" in capsys.readouterr().err
-    assert main([*argv, "--force"]) == 0
-    assert "my edit" not in (out / "README.md").read_text()
+    for force in ([], ["--force"]):
+        assert main([*argv, *force]) == 2
+        err = capsys.readouterr().err
+        assert "README.md, which compsem wrote and you changed since" in err
+        assert len(err.strip().splitlines()) == 1
+        assert checksums(out) == before
+
+
+def test_a_copied_marker_never_lets_a_build_replace_a_users_file_of_the_same_name(
+    montague, tmp_path, capsys
+):
+    folder = user_folder(tmp_path)
+    (folder / "README.md").write_text("# my README")
+    shutil.copy2(montague / MARKER, folder / MARKER)
+    before = checksums(folder)
+    assert main(["build", "montague", "--out", str(folder), "--config", "an", "--force"]) == 2
+    assert "README.md, which compsem wrote and you changed since" in capsys.readouterr().err
+    assert checksums(folder) == before
+
+
+def test_remove_listed_removes_only_files_unchanged_since(montague, tmp_path):
+    out = copy_of(montague, tmp_path)
+    manifest = json.loads((out / MARKER).read_text())
+    (out / "README.md").write_text("rewritten by hand")
+    remove_listed(out, manifest)
+    assert sorted(p.name for p in out.rglob("*") if p.is_file()) == ["README.md"]
 
 
 def test_a_second_writer_fails_at_once_while_the_first_holds_the_lock(tmp_path):
@@ -327,6 +358,37 @@ def test_stale_lock_files_of_killed_runs_go_and_others_stay(tmp_path):
         assert not stale.exists() and users.exists()
         assert (tmp_path / ".held.compsem-lock").exists()  # held: left to its writer
     assert sorted(p.name for p in tmp_path.iterdir()) == [".mine.compsem-lock"]
+
+
+def test_the_lock_never_writes_through_a_link_nor_over_a_users_file(tmp_path):
+    elsewhere = tmp_path / "precious.txt"
+    elsewhere.write_text("precious")
+    (tmp_path / ".linked.compsem-lock").symlink_to(elsewhere)
+    (tmp_path / ".mine.compsem-lock").write_text("my notes")
+    (tmp_path / ".folder.compsem-lock").mkdir()
+    for name in ("linked", "mine", "folder"):
+        with pytest.raises(OutputFolderError, match="is not a lock compsem wrote"):
+            with writer_lock(tmp_path / name):
+                pytest.fail("the block must not run")
+    assert elsewhere.read_text() == "precious"
+    assert (tmp_path / ".mine.compsem-lock").read_text() == "my notes"
+    assert (tmp_path / ".linked.compsem-lock").is_symlink()
+    assert (tmp_path / ".folder.compsem-lock").is_dir()
+    (tmp_path / ".killed.compsem-lock").write_text("")  # a run killed between create and write
+    with writer_lock(tmp_path / "killed"):
+        pass
+    assert not (tmp_path / ".killed.compsem-lock").exists()
+
+
+def test_a_log_put_in_place_of_compsems_during_a_run_is_never_claimed(tmp_path):
+    log = tmp_path / "run.log"
+    claimed = identity(claim_file(log, lambda partial: partial.write_text("")))
+    log.unlink()
+    log.write_text("the user's own log")
+    record_file(log, claimed)
+    with pytest.raises(OutputFolderError, match="compsem did not write it"):
+        claim_file(log, lambda partial: partial.write_text(""))
+    assert log.read_text() == "the user's own log"
 
 
 def test_an_unreadable_marker_is_named_as_unreadable(montague, tmp_path, monkeypatch):
