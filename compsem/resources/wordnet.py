@@ -9,10 +9,23 @@ file Debian lacks. Anything else is one :class:`WordNetMissingError`.
 
 from __future__ import annotations
 
+import filecmp
 import functools
+import os
 import shutil
 import sys
+import tempfile
 from pathlib import Path
+
+from compsem.ownership import (
+    FILES_MANIFEST,
+    OutputFolderError,
+    claim_file,
+    describe,
+    file_in_the_way,
+    read_manifest,
+    stamp,
+)
 
 DEBIAN_WORDNET_DIR = Path("/usr/share/wordnet")
 APT_PACKAGES = ("wordnet-base", "wordnet-sense-index")
@@ -60,20 +73,81 @@ def default_install_dir() -> Path:
 
 
 def install_debian_wordnet(source: Path = DEBIAN_WORDNET_DIR, target: Path | None = None) -> Path:
-    """Copy Debian's WordNet dict files where NLTK looks, and write the missing ``lexnames``."""
-    target = target or default_install_dir()
+    """Copy Debian's WordNet dict files where NLTK looks, and write the missing ``lexnames``.
+
+    ``target`` may hold other files (NLTK's own data, the user's): compsem writes a file there
+    only where there is none of that name or where it wrote that file before and it is
+    unchanged since (its list, :data:`~compsem.ownership.FILES_MANIFEST`); a file that already
+    holds exactly what would be written is left as it is (an install of an older compsem). Any
+    other file of the same name is refused, all of them named in one error, before any file is
+    written.
+    """
+    source, target = Path(source), Path(target or default_install_dir())
     missing = [name for name in _REQUIRED_FILES if not (source / name).is_file()]
     if missing:
         raise WordNetMissingError(
             f"WordNet dict files {', '.join(missing)} are missing from {source}. Install them "
             f"with `{APT_COMMAND}`, or pass the folder that holds them."
         )
-    target.mkdir(parents=True, exist_ok=True)
-    for path in sorted(source.iterdir()):
-        if path.is_file():
-            shutil.copyfile(path, target / path.name)
-    (target / "lexnames").write_text(lexnames_text())
+    _check_target(target)
+    with tempfile.TemporaryDirectory() as scratch:
+        lexnames = Path(scratch) / "lexnames"
+        lexnames.write_text(lexnames_text())
+        files = {
+            path.name: path
+            for path in sorted(source.iterdir())
+            if path.is_file() and not path.name.startswith(".")  # not a compsem list or lock
+        }
+        files["lexnames"] = lexnames
+        manifest = read_manifest(target, FILES_MANIFEST) if target.is_dir() else None
+        recorded = (manifest or {"files": {}})["files"]
+        to_write, refused = [], []
+        for name, path in files.items():
+            there = target / name
+            if os.path.lexists(there) and _same_bytes(path, there):
+                continue
+            if os.path.lexists(there) and (
+                there.is_symlink() or recorded.get(name) != stamp(there)
+            ):
+                refused.append(name)
+            else:
+                to_write.append(name)
+        if refused:
+            raise OutputFolderError(
+                f"{target} holds {describe(refused)}, which compsem did not write (or which "
+                "changed since) and which differ from the WordNet files it would write there; "
+                "compsem never overwrites such a file: move them away, or pass another folder "
+                "as --target."
+            )
+        for name in to_write:
+            claim_file(
+                target / name, lambda partial, path=files[name]: shutil.copyfile(path, partial)
+            )
     return target
+
+
+def _check_target(target: Path) -> None:
+    """One clear error for a ``target`` that cannot be a folder of WordNet's files."""
+    where = file_in_the_way(target)
+    if where:
+        raise OutputFolderError(
+            f"{target} {where}, not a folder; pass a folder for WordNet's dict files as "
+            "--target (a new one, or one that holds them)."
+        )
+    try:
+        target.mkdir(parents=True, exist_ok=True)
+    except OSError as error:
+        raise OutputFolderError(
+            f"cannot create {target} ({error.strerror}); pass a folder you can write to as "
+            "--target."
+        ) from None
+
+
+def _same_bytes(a: Path, b: Path) -> bool:
+    try:
+        return filecmp.cmp(a, b, shallow=False)
+    except OSError:  # a folder, a broken link, unreadable: not the same file
+        return False
 
 
 @functools.cache
