@@ -12,7 +12,7 @@ from pathlib import Path
 import datasets
 from datatrove.utils.logging import logger as datatrove_logger
 
-from compsem import publish_cli
+from compsem import ownership, publish_cli
 from compsem.builders import BENCHMARKS
 from compsem.doctor import format_checks, run_checks
 from compsem.export import export_benchmark, export_kind, export_summary, kept_summary
@@ -24,8 +24,14 @@ from compsem.harness.device import busy_cpu_hint
 from compsem.help_format import HelpFormatter
 from compsem.metrics import add_cli as add_metrics_commands
 from compsem.output_folder import check_output_folder, output_path, read_marker, results_folder
-from compsem.ownership import claim_file, identity, record_file
-from compsem.process_guard import note_interrupts, private_tempdir
+from compsem.ownership import claim_file, file_in_the_way, identity, record_file
+from compsem.process_guard import (
+    interrupted,
+    note_interrupts,
+    private_tempdir,
+    stop_status,
+    stopped_by,
+)
 from compsem.resources.spacy_pipeline import DEFAULT_SPACY_MODEL
 from compsem.resources.wordnet import install_debian_wordnet
 from compsem.settings import add_setting_arguments, bounded, setting_values
@@ -88,6 +94,19 @@ def run_demo(args: argparse.Namespace, runs: list, log: Path) -> int:
     total = time.perf_counter() - started
     print(f"\nDemo done in {total / 60:.1f} min; exports in {args.out}/, library logs in {log}")
     return 0
+
+
+def exports_folder(text: str) -> Path:
+    """A ``--exports`` argument: a folder (new or existing) holding one export per benchmark;
+    refused when it, or a folder it would lie in, is a file."""
+    path = output_path(text)
+    where = file_in_the_way(path)
+    if where:
+        raise argparse.ArgumentTypeError(
+            f"{path} {where}; the exports go in a folder, one per benchmark: name a new or "
+            "existing folder (default: the demo's)"
+        )
+    return path
 
 
 def check_baseline_targets(
@@ -309,7 +328,7 @@ def add_baselines_command(commands) -> None:
     )
     baselines.add_argument(
         "--exports",
-        type=output_path,
+        type=exports_folder,
         default=DEMO_OUT,
         help="folder of the benchmark exports, one per benchmark (the demo's)",
     )
@@ -337,22 +356,42 @@ def main(argv: list[str] | None = None) -> int:
         note_interrupts()
     try:
         return args.handler(args)
-    except (ValueError, RuntimeError, OSError) as error:
-        print(f"compsem {args.command}: error: {error}", file=sys.stderr)
-        return 2
-    except KeyboardInterrupt:
-        # A new line: Ctrl-C usually lands in the middle of a progress bar's line.
-        print(f"\ncompsem {args.command}: stopped; {interrupted_outcome(args)}", file=sys.stderr)
-        return 130
+    except Exception as error:
+        # A stop signal sent to all the command's processes (timeout, Slurm, a closed terminal)
+        # can surface as a helper's error (a lost connection) first: it is still the stop.
+        if not interrupted():
+            if not isinstance(error, (ValueError, RuntimeError, OSError)):
+                raise
+            print(f"compsem {args.command}: error: {error}", file=sys.stderr)
+            return 2
+    except KeyboardInterrupt:  # Ctrl-C, SIGTERM or SIGHUP: see note_interrupts
+        pass
+    # A new line: Ctrl-C usually lands in the middle of a progress bar's line.
+    outcome = interrupted_outcome(args)
+    print(f"\ncompsem {args.command}: {stopped_by()}; {outcome}", file=sys.stderr)
+    return stop_status()
 
 
 def interrupted_outcome(args: argparse.Namespace) -> str:
-    """What Ctrl-C left behind: writes are atomic, so the target is as it was before."""
+    """What a stop left behind. Every write is atomic, a file or a folder written whole: an
+    export ``--out`` is as it was (or, stopped after its final rename, wholly new); a results
+    ``--out``, written file by file, keeps complete the files this run wrote before the stop,
+    which are named."""
     out = getattr(args, "out", None)
     if out is None:
         return "nothing was written."
+    out = Path(out).absolute()
+    written = [path for path in ownership.written_by_this_run() if out in (path, *path.parents)]
+    if out in written:
+        return f"{out} was written whole before the stop."
     if read_marker(out) is not None:
         return f"the previous contents of {out} are intact."
+    if written:
+        names = [str(p.relative_to(out)) + ("/" if p.is_dir() else "") for p in written]
+        return (
+            f"the files it wrote to {out} before the stop are complete and kept: "
+            f"{ownership.describe(sorted(names))}."
+        )
     return f"nothing was written to {out}."
 
 

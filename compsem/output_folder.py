@@ -33,8 +33,10 @@ from compsem.ownership import (
     MOVE_AWAY,
     OutputFolderError,
     describe,
+    file_in_the_way,
     foreign_paths,
     new_token,
+    note_written,
     read_manifest,
     remove_listed,
     remove_stale_locks,
@@ -107,9 +109,9 @@ def check_output_folder(
     reason = protected_reason(out.resolve())
     if reason:
         raise OutputFolderError(f"--out {out} {reason}; compsem never replaces it: {fix}.")
-    blocking = next((p for p in out.parents if p.exists() and not p.is_dir()), None)
-    if blocking is not None:
-        raise OutputFolderError(f"--out {out} lies inside {blocking}, which is a file; {fix}.")
+    where = file_in_the_way(out, itself=False)
+    if where:
+        raise OutputFolderError(f"--out {out} {where}; {fix}.")
     if out.is_symlink():
         raise OutputFolderError(
             f"--out {out} is a symbolic link; compsem never replaces one: {fix}."
@@ -246,6 +248,7 @@ def atomic_folder(
             if interrupted():  # a Ctrl-C that Python swallowed must not let the build finish
                 raise KeyboardInterrupt
             _replace(out, staging, previous, foreign)
+            note_written(out)
         except Exception as error:
             if _disk_full(error):
                 raise OutputFolderError(

@@ -158,6 +158,16 @@ def foreign_paths(folder: Path, manifest: dict, changed: bool = True) -> list[st
     return sorted(foreign)
 
 
+def file_in_the_way(path: Path, itself: bool = True) -> str | None:
+    """Why no folder can be made at ``path``: it "is a file" (only with ``itself``) or "lies
+    inside F, which is a file"; None when no file is in the way."""
+    path = Path(path)
+    for candidate in (path, *path.parents) if itself else path.parents:
+        if candidate.exists() and not candidate.is_dir():
+            return "is a file" if candidate == path else f"lies inside {candidate}, which is a file"
+    return None
+
+
 def describe(paths: list[str], limit: int = 5) -> str:
     shown = ", ".join(paths[:limit])
     return shown + (f" and {len(paths) - limit} more" if len(paths) > limit else "")
@@ -324,7 +334,20 @@ def claim_file(path: Path, write) -> Path:
             partial.unlink(missing_ok=True)
         manifest["files"][path.name] = stamp(path)
         write_json_atomically(folder / FILES_MANIFEST, manifest)
+    note_written(path)
     return path
+
+
+_written: list[Path] = []  # what this command wrote, for the message of a stopped one
+
+
+def note_written(path: Path) -> None:
+    """Record that this command wrote ``path`` whole (a file, or a folder's final rename)."""
+    _written.append(Path(path).absolute())
+
+
+def written_by_this_run() -> list[Path]:
+    return list(_written)
 
 
 def check_claimable(path: Path) -> None:

@@ -11,13 +11,14 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+from contextlib import contextmanager
 from pathlib import Path
 
 from compsem.audit import audit_folder, audit_release
 from compsem.card import NOT_AUDITED
 from compsem.help_format import HelpFormatter
 from compsem.hub import pull, push
-from compsem.ownership import claim_file
+from compsem.ownership import OutputFolderError, check_claimable, claim_file, file_in_the_way
 from compsem.settings import bounded
 
 
@@ -49,6 +50,8 @@ def cmd_pull(args: argparse.Namespace) -> int:
 
 def cmd_audit(args: argparse.Namespace) -> int:
 
+    if args.json:
+        check_json_target(args.json)
     options = {
         "configs": args.config,
         "hypothesis_only": not args.no_hypothesis_only,
@@ -63,12 +66,33 @@ def cmd_audit(args: argparse.Namespace) -> int:
         print(f"note: {report.card_note}", file=sys.stderr)
     if args.json:
         text = json.dumps(report.to_json(), indent=2) + "\n"
-        claim_file(args.json, lambda partial: partial.write_text(text))
+        with naming_json():
+            claim_file(args.json, lambda partial: partial.write_text(text))
     broken = report.broken()
     if broken:
         print(f"\ncompsem audit: {len(broken)} broken promise(s).", file=sys.stderr)
         return 1
     return 0
+
+
+def check_json_target(path: Path) -> None:
+    """One clear error, before the audit runs (minutes with the hypothesis-only probe) and before
+    it rewrites the card, where ``--json`` names a file compsem may not write."""
+    where = file_in_the_way(path, itself=False)
+    if where:
+        raise OutputFolderError(f"--json {path} {where}; choose another --json.")
+    with naming_json():
+        check_claimable(path)
+
+
+@contextmanager
+def naming_json():
+    """The ownership errors advise another --out, the option of the commands that write into a
+    folder; here the path is --json's."""
+    try:
+        yield
+    except OutputFolderError as error:
+        raise OutputFolderError(str(error).replace("--out", "--json")) from None
 
 
 def _add_push(commands, formatter) -> None:

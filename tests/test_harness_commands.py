@@ -12,8 +12,10 @@ import numpy as np
 import pytest
 import torch
 
+from compsem.cli import main
 from compsem.harness.commands import default_model
 from compsem.harness.results import read_results, result_name, rows_path
+from compsem.ownership import MARKER, OutputFolderError
 from tests.harness_data import compsem, minilm_with_head, tiny_booqa_export, tiny_plane_export
 
 pytestmark = [pytest.mark.slow, pytest.mark.usefixtures("one_thread")]
@@ -283,6 +285,15 @@ def test_report_aggregates_every_command(train_runs, tmp_path):
         ("train --config two_shot", "has no train split"),
         ("curve --config goood_split_1 --shots 0 5000", "5000 shots need 5000"),
         ("curve --config goood_split_1 --base-split train", "both come from 'train'"),
+        ("curve --config goood_split_1 --pool-split test", "--pool-split test is the split the"),
+        (
+            "curve --config goood_split_1 --pool-split validation --eval-split validation",
+            "--pool-split validation is the split the curve is scored on",
+        ),
+        (
+            "curve --config goood_split_1 --pool-split validation --base-split test",
+            "--base-split test is the split the curve is scored on",
+        ),
         ("prompt --model MODEL --config goood_split_1", "not a prompting config"),
         ("score --config goood_split_1", "no hypothesis and evidence columns"),
         ("zero-shot --model MODEL --config two_shot", "needs premise/hypothesis"),
@@ -314,3 +325,60 @@ def test_a_missing_dataset_folder_or_model_is_named(tmp_path, plane, capsys):
             out=tmp_path / "runs",
             model=tmp_path / "not-a-model",
         )
+
+
+def skip_fine_tuning(monkeypatch, stop_at_seed: int | None = None) -> None:
+    """The classifier as loaded, untrained (what these tests check needs no training); with
+    ``stop_at_seed``, a Ctrl-C as that seed's fine-tune starts."""
+
+    def fine_tune(model, tokenizer, train, settings, seed, *args, **kwargs):
+        if seed == stop_at_seed:
+            raise KeyboardInterrupt
+        return {"training_loss": 0.0, "steps": 0, "seconds": 1.0, "examples_per_second": 1.0}
+
+    monkeypatch.setattr("compsem.harness.common.fine_tune", fine_tune)
+
+
+def test_save_model_writes_a_model_folder_compsem_owns_and_replaces_only_that(
+    plane, tmp_path, monkeypatch
+):
+    from transformers import AutoConfig
+
+    skip_fine_tuning(monkeypatch)
+    line = f"train --config goood_split_1 --save-model {TINY}"
+    assert compsem(line, dataset=plane, out=tmp_path) == 0
+    folder = tmp_path / "model-seed1"
+    first = json.loads((folder / MARKER).read_text())
+    assert (first["kind"], first["seed"], first["config"]) == (
+        "fine-tuned model",
+        1,
+        "goood_split_1",
+    )
+    assert {"config.json", "model.safetensors", "tokenizer.json"} <= set(first["files"])
+    assert AutoConfig.from_pretrained(folder).num_labels == 2
+    assert compsem(line, dataset=plane, out=tmp_path) == 0  # compsem's own folder: replaced
+    assert json.loads((folder / MARKER).read_text())["token"] != first["token"]
+    (folder / "notes.txt").write_text("mine")
+    with pytest.raises(OutputFolderError, match="model-seed1 holds paths compsem did not write"):
+        compsem(line, dataset=plane, out=tmp_path)
+    assert (folder / "notes.txt").read_text() == "mine"
+    assert not any(path.name.startswith(".model-seed1") for path in tmp_path.iterdir())
+
+
+def test_ctrl_c_names_the_result_files_written_before_the_stop(
+    plane, tmp_path, monkeypatch, capsys
+):
+    skip_fine_tuning(monkeypatch, stop_at_seed=2)
+    out = tmp_path / "runs"
+    argv = ["train", "--dataset", str(plane), "--config", "goood_split_1", "--seeds", "1", "2"]
+    assert main([*argv, "--out", str(out), *TINY.split()]) == 130
+    last = capsys.readouterr().err.strip().splitlines()[-1]
+    assert last == (
+        f"compsem train: stopped; the files it wrote to {out} before the stop are complete and "
+        "kept: train-goood_split_1-seed1.json, train-goood_split_1-seed1.rows.jsonl."
+    )
+    assert sorted(p.name for p in out.iterdir()) == [
+        ".compsem-files.json",
+        "train-goood_split_1-seed1.json",
+        "train-goood_split_1-seed1.rows.jsonl",
+    ]

@@ -1,5 +1,6 @@
 """A killed or interrupted build leaves no process and no staging folder behind."""
 
+import argparse
 import os
 import shutil
 import signal
@@ -12,7 +13,10 @@ from pathlib import Path
 import psutil
 import pytest
 
-from compsem.output_folder import remove_dead_staging
+from compsem import ownership
+from compsem.cli import interrupted_outcome
+from compsem.harness.results import write_text
+from compsem.output_folder import atomic_folder, remove_dead_staging
 
 pytestmark = pytest.mark.slow
 
@@ -107,3 +111,68 @@ def test_ctrl_c_prints_one_line_and_exits_130(tmp_path, temporary):
     assert last == f"compsem build: stopped; nothing was written to {out}."
     assert_all_gone(descendants)
     assert not out.exists() and not any(tmp_path.glob(".plane.*"))
+
+
+@pytest.mark.parametrize(
+    "stop, to_group, status",
+    [
+        (signal.SIGTERM, False, 143),  # kill, docker stop: the command alone
+        (signal.SIGTERM, True, 143),  # timeout, Slurm: all its processes
+        (signal.SIGHUP, True, 129),  # a closed terminal: its whole foreground job
+    ],
+    ids=["sigterm", "sigterm-group", "sighup-group"],
+)
+def test_sigterm_and_sighup_clean_up_as_ctrl_c_does(tmp_path, temporary, stop, to_group, status):
+    process, out = start_build(tmp_path, temporary)
+    descendants = wait_for_workers(process)
+    assert list(temporary.glob(f"compsem-{process.pid}-*"))
+    if to_group:
+        os.killpg(process.pid, stop)
+    else:
+        os.kill(process.pid, stop)
+    _, stderr = process.communicate(timeout=180)
+    assert process.returncode == status, stderr
+    assert "Traceback" not in stderr
+    last = stderr.strip().splitlines()[-1]
+    assert last == f"compsem build: stopped by {stop.name}; nothing was written to {out}."
+    assert_all_gone(descendants)
+    # no staging folder, no lock, no temporary folder: nothing waits for a later run (torch
+    # makes its compile cache, torchinductor_USER, in TMPDIR when it is imported)
+    assert not out.exists() and not any(tmp_path.glob(".plane.*"))
+    left = [p.name for p in temporary.iterdir() if not p.name.startswith("torchinductor_")]
+    assert not left
+
+
+def as_an_earlier_run(monkeypatch) -> None:
+    """What this process wrote so far counts as an earlier run's."""
+    monkeypatch.setattr(ownership, "_written", [])
+
+
+def outcome(out: Path) -> str:
+    return interrupted_outcome(argparse.Namespace(out=out))
+
+
+def test_the_stop_message_names_what_this_run_wrote_and_only_that(tmp_path, monkeypatch):
+    out = tmp_path / "runs"
+    assert outcome(out) == f"nothing was written to {out}."
+    write_text(out / "old.json", "{}")
+    as_an_earlier_run(monkeypatch)
+    assert outcome(out) == f"nothing was written to {out}."
+    write_text(out / "train-a-seed1.json", "{}")
+    write_text(out / "plots" / "a.svg", "<svg/>")
+    with atomic_folder(out / "model-seed1", {"kind": "fine-tuned model"}) as staging:
+        (staging / "config.json").write_text("{}")
+    (out / "notes.txt").write_text("the user's, not compsem's")
+    assert outcome(out) == (
+        f"the files it wrote to {out} before the stop are complete and kept: model-seed1/, "
+        "plots/a.svg, train-a-seed1.json."
+    )
+
+
+def test_the_stop_message_of_an_export_says_whether_it_was_replaced(tmp_path, monkeypatch):
+    out = tmp_path / "export"
+    with atomic_folder(out, {"kind": "montague export"}) as staging:
+        (staging / "README.md").write_text("card")
+    assert outcome(out) == f"{out} was written whole before the stop."
+    as_an_earlier_run(monkeypatch)
+    assert outcome(out) == f"the previous contents of {out} are intact."

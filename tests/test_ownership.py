@@ -410,3 +410,115 @@ def test_a_file_added_during_the_build_is_kept_and_the_export_left(montague, tmp
             (out / "late.txt").write_text("written while compsem built")
     assert (out / "late.txt").read_text() == "written while compsem built"
     assert sorted(p.name for p in tmp_path.iterdir()) == ["export"]
+
+
+# Each harness command with what it needs to start, and a file it writes into --out.
+COMMANDS = {
+    "train": ("finetune", "run_train", {"seeds": [1, 2]}, "train-c-seed2.rows.jsonl"),
+    "curve": ("finetune", "run_curve", {}, "curve-c.png"),
+    "zero-shot": ("probing", "run_zero_shot", {"model": "m"}, "zero-shot-c.json"),
+    "prompt": ("probing", "run_prompt", {"model": "m"}, "prompt-c.rows.jsonl"),
+    "score": ("probing", "run_score", {"model": "m"}, "score-c-pr-curve.json"),
+    "llm": ("llm_run", "run_llm", {"seed": 3}, "llm-c-seed3.json"),
+}
+
+
+def never_loaded(monkeypatch, module: str) -> list:
+    """Make loading the data (the first expensive step) of ``module``'s commands a failure."""
+    loaded = []
+
+    def load(*args, **kwargs):
+        loaded.append(args)
+        raise AssertionError("the data was loaded before the targets were checked")
+
+    monkeypatch.setattr(f"compsem.harness.{module}.load_benchmark", load)
+    return loaded
+
+
+@pytest.mark.parametrize("command", COMMANDS)
+@pytest.mark.parametrize("target", ["result", "summary.md"])
+def test_harness_commands_refuse_a_users_file_before_any_work(
+    tmp_path, monkeypatch, command, target
+):
+    import importlib
+
+    module, function, options, result = COMMANDS[command]
+    run = getattr(importlib.import_module(f"compsem.harness.{module}"), function)
+    loaded = never_loaded(monkeypatch, module)
+    name = result if target == "result" else target
+    (tmp_path / name).write_text("mine")
+    before = checksums(tmp_path)
+    with pytest.raises(OutputFolderError, match=f"{name} exists and compsem did not write it"):
+        run(dataset="d", config="c", out=tmp_path, **options)
+    assert not loaded and checksums(tmp_path) == before
+
+
+@pytest.mark.parametrize("kind", ["folder", "file"])
+def test_train_save_model_never_writes_into_a_users_folder_or_over_a_file(
+    tmp_path, monkeypatch, kind
+):
+    from compsem.harness.finetune import run_train
+
+    loaded = never_loaded(monkeypatch, "finetune")
+    if kind == "folder":
+        (tmp_path / "model-seed2").mkdir()
+        (tmp_path / "model-seed2" / "config.json").write_text('{"my": 1}')
+        message = "model-seed2 is a folder compsem did not write"
+    else:
+        (tmp_path / "model-seed2").write_text("not a folder")
+        message = "model-seed2 is a file, not a folder"
+    before = checksums(tmp_path)
+    with pytest.raises(OutputFolderError, match=f"fine-tuned model model-seed2: .*{message}"):
+        run_train("d", "c", tmp_path, seeds=[1, 2], save_model=True)
+    assert not loaded and checksums(tmp_path) == before
+    with pytest.raises(AssertionError, match="the data was loaded"):  # no model, no check
+        run_train("d", "c", tmp_path, seeds=[1, 2])
+
+
+def test_report_checks_every_page_file_before_writing_any(tmp_path):
+    from compsem.harness.commands import run_report
+    from compsem.harness.device import resolve
+    from compsem.harness.results import make_result, write_result
+
+    dataset = {"path": "hub/plane", "config": "goood_split_1", "split": "test"}
+    dataset |= {"revision": None, "fingerprint": "abc"}
+    scores = {"n": 10, "accuracy": 0.8, "macro_f1": 0.7, "by_group": {}}
+    write_result(
+        tmp_path / "runs", make_result("train", "m", dataset, 1, {}, scores, resolve("cpu"))
+    )
+    out = tmp_path / "report"
+    out.mkdir()
+    (out / "index.html").write_text("my page")
+    with pytest.raises(OutputFolderError, match="index.html exists and compsem did not write"):
+        run_report([tmp_path / "runs"], out)
+    assert sorted(p.name for p in out.iterdir()) == ["index.html"]
+    (out / "index.html").unlink()
+    run_report([tmp_path / "runs"], out)  # the check passes where nothing is in the way
+    assert {"report.md", "report.json", "index.md", "index.html"} <= {p.name for p in out.iterdir()}
+
+
+def test_lm_eval_tasks_checks_every_file_before_writing_any(tmp_path, capsys):
+    from tests.harness_data import tiny_booqa_export
+
+    export = tiny_booqa_export(tmp_path / "booqa")
+    target = tmp_path / "tasks" / "booqa"
+    target.mkdir(parents=True)
+    (target / "README.md").write_text("my notes")
+    assert main(["lm-eval-tasks", str(export), "--out", str(tmp_path / "tasks")]) == 2
+    assert "README.md exists and compsem did not write it" in capsys.readouterr().err
+    assert sorted(p.name for p in target.iterdir()) == ["README.md"]
+
+
+def test_audit_json_is_checked_before_the_audit_and_named_as_json(tmp_path, monkeypatch, capsys):
+    def audit(*args, **kwargs):
+        raise AssertionError("the audit ran before --json was checked")
+
+    monkeypatch.setattr("compsem.publish_cli.audit_folder", audit)
+    (tmp_path / "report.json").write_text("mine")
+    assert main(["audit", str(tmp_path), "--json", str(tmp_path / "report.json")]) == 2
+    error = capsys.readouterr().err
+    assert "report.json exists and compsem did not write it" in error
+    assert "choose another --json" in error and "--out" not in error
+    assert main(["audit", str(tmp_path), "--json", str(tmp_path / "report.json" / "a.json")]) == 2
+    assert "lies inside" in capsys.readouterr().err
+    assert (tmp_path / "report.json").read_text() == "mine"

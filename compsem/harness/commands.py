@@ -15,7 +15,7 @@ from compsem.harness import page_html, report, report_page
 from compsem.harness.common import default_model
 from compsem.harness.finetune import run_curve, run_train
 from compsem.harness.probing import run_prompt, run_score, run_zero_shot
-from compsem.harness.results import read_result_files, write_json, write_text
+from compsem.harness.results import check_writable, json_text, read_result_files, write_text
 
 __all__ = [
     "default_model",
@@ -30,17 +30,23 @@ __all__ = [
 
 def run_report(paths: Sequence[Path], out: Path | None = None) -> str:
     """Aggregate result files into Markdown and JSON tables; with ``out``, also the results
-    page: ``index.html`` (self-contained), its Markdown twin ``index.md`` and ``plots/*.svg``."""
+    page: ``index.html`` (self-contained), its Markdown twin ``index.md`` and ``plots/*.svg``.
+    Every file is made first and checked (:func:`check_writable`) before any is written, so a
+    file compsem may not replace is one error that leaves ``out`` as it was."""
     results, sources, embeds, unreadable = read_result_files(paths)
     aggregated = report.aggregate(results, sources, unreadable)
     markdown = "# compsem report\n\n" + report.render(aggregated)
     if out is not None:
         out = Path(out)
-        write_text(out / "report.md", markdown)
-        write_json(out / "report.json", {"runs": len(results), **aggregated})
         page, plots = report_page.build(results, sources, embeds, unreadable, out)
-        for name, text in plots.items():
-            write_text(out / "plots" / name, text)
-        write_text(out / "index.md", page)
-        write_text(out / "index.html", page_html.render(page, plots, "compsem results"))
+        files = {
+            out / "report.md": markdown,
+            out / "report.json": json_text({"runs": len(results), **aggregated}),
+            **{out / "plots" / name: text for name, text in plots.items()},
+            out / "index.md": page,
+            out / "index.html": page_html.render(page, plots, "compsem results"),
+        }
+        check_writable(files)
+        for path, text in files.items():
+            write_text(path, text)
     return markdown

@@ -17,7 +17,7 @@ from compsem.harness.data import Benchmark
 from compsem.harness.device import Placement, out_of_memory
 from compsem.harness.evaluation import grouped_scores
 from compsem.harness.inference import predict_logits, softmax
-from compsem.harness.results import row_ids, write_text
+from compsem.harness.results import SUMMARY, row_ids, write_text
 from compsem.harness.training import TrainSettings, align_padding, fine_tune, load_classifier
 
 # Fixed, so --max-train-examples picks the same rows whatever the training seed.
@@ -129,7 +129,7 @@ def train_one(model_name, tokenizer, encoded, settings, seed, placement, progres
 def summarise(out: Path, results: list[dict], title: str) -> str:
     """Write ``summary.md`` (the report of this command's runs) and return it."""
     markdown = f"# {title}\n\n" + report.render(report.aggregate(results))
-    write_text(Path(out) / "summary.md", markdown)
+    write_text(Path(out) / SUMMARY, markdown)
     return markdown
 
 

@@ -25,13 +25,22 @@ from compsem.harness.data import Benchmark, load_benchmark
 from compsem.harness.device import Placement, resolve
 from compsem.harness.encode import encode
 from compsem.harness.plots import curve_plot
-from compsem.harness.results import make_result, write_result, write_rows
+from compsem.harness.results import (
+    check_writable,
+    make_result,
+    result_files,
+    write_result,
+    write_rows,
+)
 from compsem.harness.training import (
     TrainSettings,
     align_padding,
     load_classifier,
     load_tokenizer,
 )
+from compsem.output_folder import atomic_folder
+
+MODEL_KIND = "fine-tuned model"
 
 
 @dataclass
@@ -144,7 +153,10 @@ def run_train(
     **options,
 ) -> list[dict]:
     """Fine-tune on the config's train split once per seed and evaluate; ``options`` are
-    :meth:`FineTuning.prepare`'s (model, eval_split, epochs, device …)."""
+    :meth:`FineTuning.prepare`'s (model, eval_split, epochs, device …). ``save_model``: each
+    seed's model, written whole into ``out/model-seedN`` (:func:`model_folder`)."""
+    models = {model_folder(out, seed): MODEL_KIND for seed in seeds} if save_model else {}
+    check_writable(result_files(out, "train", config, seeds), models)
     run = FineTuning.prepare(dataset, config, **options)
     train = cap(run.bench.train_split(), max_train_examples, "--max-train-examples")
     encoded_train = run.encode(train)
@@ -156,11 +168,31 @@ def run_train(
         result = run.result("train", seed, settings, scores, {**stats, **eval_stats})
         write_rows(write_result(out, result), rows)
         if save_model:
-            classifier.save_pretrained(Path(out) / f"model-seed{seed}")
-            run.tokenizer.save_pretrained(Path(out) / f"model-seed{seed}")
+            save_model_folder(classifier, run, result, model_folder(out, seed))
         results.append(result)
     summarise(out, results, f"compsem train · {config}")
     return results
+
+
+def model_folder(out: Path, seed: int) -> Path:
+    """Where ``train --save-model`` writes the model of ``seed``."""
+    return Path(out) / f"model-seed{seed}"
+
+
+def save_model_folder(classifier, run: FineTuning, result: dict, folder: Path) -> None:
+    """The fine-tuned classifier and its tokenizer, written whole into ``folder`` with a manifest
+    (:func:`compsem.output_folder.atomic_folder`): a later run replaces it, never a folder
+    compsem did not write; an interrupted save leaves the previous folder as it was."""
+    marker = {
+        "kind": MODEL_KIND,
+        "model": run.model,
+        "dataset": result["dataset"]["path"],
+        "config": result["dataset"]["config"],
+        "seed": result["seed"],
+    }
+    with atomic_folder(folder, marker) as staging:
+        classifier.save_pretrained(staging)
+        run.tokenizer.save_pretrained(staging)
 
 
 def check_shots(shots: Sequence[int], pool_size: int, pool_split: str) -> list[int]:
@@ -178,9 +210,11 @@ def check_shots(shots: Sequence[int], pool_size: int, pool_split: str) -> list[i
 
 
 def curve_splits(
-    bench: Benchmark, pool_split: str | None, base_split: str | None
+    bench: Benchmark, pool_split: str | None, base_split: str | None, eval_split: str = "test"
 ) -> tuple[str, str | None]:
-    """The split the k-shot sets come from, and the one fine-tuned on first (None: none)."""
+    """The split the k-shot sets come from, and the one fine-tuned on first (None: none).
+    Neither may be ``eval_split``, the split the curve is scored on: a model trained on the rows
+    it is then scored on would show a curve that measures memory, not few-shot learning."""
     pool_split = pool_split or next(
         (name for name in bench.preset.curve_pool_splits if name in bench.splits), None
     )
@@ -191,6 +225,17 @@ def curve_splits(
         )
     base_split = bench.preset.curve_base_split if base_split is None else base_split
     base_split = None if base_split in ("none", "") else base_split
+    if pool_split == eval_split:
+        raise ValueError(
+            f"--pool-split {pool_split} is the split the curve is scored on (--eval-split "
+            f"{eval_split}): draw the shots from train (the default) or another split, or "
+            "score on another --eval-split"
+        )
+    if base_split == eval_split:
+        raise ValueError(
+            f"--base-split {base_split} is the split the curve is scored on (--eval-split "
+            f"{eval_split}): fine-tune first on train or another split, or pass --base-split none"
+        )
     if base_split == pool_split:
         raise ValueError(
             f"the shots and the base fine-tune would both come from {pool_split!r}: pass "
@@ -221,13 +266,14 @@ def run_curve(
 
     if metric not in ("accuracy", "macro_f1"):
         raise ValueError(f"--metric must be accuracy or macro_f1, got {metric!r}")
+    check_writable(result_files(out, "curve", config, beside=[".png"]))
     run = FineTuning.prepare(dataset, config, **options)
     if metric == "macro_f1" and len(set(run.test["label"])) < 2:
         raise ValueError(
             f"the evaluated {run.eval_split!r} split of {config!r} holds one label only: "
             "macro-F1 is undefined there; use --metric accuracy"
         )
-    pool_split, base_split = curve_splits(run.bench, pool_split, base_split)
+    pool_split, base_split = curve_splits(run.bench, pool_split, base_split, run.eval_split)
     pool = run.bench.split(pool_split, "the k-shot sets")  # prefixes: the k-shot sets are nested
     shots = check_shots(shots or run.bench.preset.shots, len(pool), pool_split)
     shot_settings = TrainSettings(

@@ -28,7 +28,7 @@ from compsem.card import compsem_metadata
 from compsem.harness.llm_prompts import prompts_for
 from compsem.harness.lm_eval_readme import task_readme
 from compsem.harness.presets import PRESETS
-from compsem.harness.results import write_text
+from compsem.harness.results import check_writable, write_text
 from compsem.metrics import module_folder
 from compsem.names import card_files, check_name, check_repo_id
 from compsem.prompts import LLMPrompt
@@ -202,7 +202,8 @@ def _yaml(payload: dict) -> str:
 def _write_folder(target: Path, files: dict[str, str]) -> None:
     """Write ``files`` into ``target``; one clear error, before writing anything, where it
     holds task YAMLs this run would not write (another export's, or an older compsem's whose
-    group ``compsem_<benchmark>`` would clash with the tag)."""
+    group ``compsem_<benchmark>`` would clash with the tag), or where one of ``files`` is there
+    and compsem did not write it (or it changed since)."""
     stale = sorted(p.name for p in target.glob("*.yaml") if p.name not in files)
     if stale:
         raise ValueError(
@@ -210,6 +211,7 @@ def _write_folder(target: Path, files: dict[str, str]) -> None:
             f"{' …' if len(stale) > 3 else ''}): lm-eval would load them too; pass an --out "
             "whose <benchmark> folder is empty or was written from this export"
         )
+    check_writable(target / name for name in files)
     for name, text in files.items():
         write_text(target / name, text)
 

@@ -33,8 +33,18 @@ from compsem.harness.prompting import (
     first_predictions,
     verbalised_predictions,
 )
-from compsem.harness.results import make_result, row_ids, write_json, write_result, write_rows
+from compsem.harness.results import (
+    check_writable,
+    make_result,
+    result_files,
+    row_ids,
+    write_json,
+    write_result,
+    write_rows,
+)
 from compsem.harness.training import align_padding, load_tokenizer
+
+PR_CURVE = "-pr-curve.json"  # beside a score result: its precision-recall curve
 
 
 def run_zero_shot(
@@ -58,6 +68,7 @@ def run_zero_shot(
         AutoModelForSequenceClassification,  # transformers takes seconds to import: only commands that run a model pay
     )
 
+    check_writable(result_files(out, "zero-shot", config))
     placement = resolve(device, precision)
     bench = load_benchmark(dataset, config, revision, preset)
     if bench.schema.pair is None:
@@ -148,6 +159,7 @@ def run_prompt(
         AutoModelForMaskedLM,  # transformers takes seconds to import: only commands that run a model pay
     )
 
+    check_writable(result_files(out, "prompt", config))
     placement = resolve(device, precision)
     bench = load_benchmark(dataset, config, revision)
     needed = {"prompt", "negative_word", "positive_word"}
@@ -252,6 +264,7 @@ def run_score(
 
     if method not in scoring.METHODS:
         raise ValueError(f"--method must be one of {', '.join(scoring.METHODS)}, got {method!r}")
+    check_writable(result_files(out, "score", config, beside=[PR_CURVE, ".png"]))
     model = model or default_model()
     placement = resolve(device, precision)
     bench = load_benchmark(dataset, config, revision, "booqa")
@@ -322,7 +335,7 @@ def run_score(
             )
         ),
     )
-    write_json(path.with_name(path.stem + "-pr-curve.json"), curve)
+    write_json(path.with_name(path.stem + PR_CURVE), curve)
     precision_recall_plot(
         curve,
         scores["baseline_precision"],

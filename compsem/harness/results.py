@@ -7,13 +7,16 @@ import datetime
 import json
 import math
 import platform
+from collections.abc import Iterable, Mapping, Sequence
 from importlib import metadata
 from pathlib import Path
 
-from compsem.ownership import claim_file
+from compsem.output_folder import check_output_folder
+from compsem.ownership import OutputFolderError, check_claimable, claim_file, file_in_the_way
 
 SCHEMA_VERSION = 1
 MARKER = "compsem_result"
+SUMMARY = "summary.md"
 COMMANDS = ("train", "curve", "zero-shot", "prompt", "score", "llm")
 REQUIRED = {
     MARKER: int,
@@ -107,14 +110,63 @@ def validate_result(result: dict, source: str) -> dict:
 
 
 def result_name(result: dict) -> str:
-    seed = "" if result["seed"] is None else f"-seed{result['seed']}"
-    return f"{result['command']}-{result['dataset']['config']}{seed}.json"
+    return file_name(result["command"], result["dataset"]["config"], result["seed"])
+
+
+def file_name(command: str, config: str, seed: int | None) -> str:
+    """The result file of a run of ``command`` on ``config`` (with ``seed``, if it has one)."""
+    return f"{command}-{config}{'' if seed is None else f'-seed{seed}'}.json"
+
+
+def result_files(
+    out: Path,
+    command: str,
+    config: str,
+    seeds: Sequence[int | None] = (None,),
+    beside: Sequence[str] = (),
+) -> list[Path]:
+    """Every file a run of ``command`` on ``config`` writes into ``out``: for each seed its
+    result, its per-row file and the files ``beside`` it (``.png``: the result's name with that
+    suffix), then ``summary.md``; what :func:`check_writable` checks before the run starts."""
+    files = []
+    for seed in seeds:
+        path = Path(out) / file_name(command, config, seed)
+        files += [path, rows_path(path), *(path.with_name(path.stem + end) for end in beside)]
+    return [*files, Path(out) / SUMMARY]
+
+
+def check_writable(files: Iterable[Path] = (), folders: Mapping[Path, str] | None = None) -> None:
+    """One clear :class:`OutputFolderError`, before any work and any write, for the first of
+    the targets a command is about to write that compsem may not: one of ``files`` (written with
+    :func:`write_text` or :func:`compsem.ownership.claim_file`) that compsem did not write or
+    that changed since, or that lies under a file; one of ``folders`` (path: kind, written whole
+    with :func:`compsem.output_folder.atomic_folder`) that is not new, empty or compsem's own
+    folder of that kind."""
+    for folder, kind in (folders or {}).items():
+        try:
+            check_output_folder(folder, kind)
+        except OutputFolderError as error:
+            # It names the folder as an --out, which it is not: the user passed its parent.
+            text = str(error).replace(f"--out {Path(folder).absolute()}", f"{folder}", 1)
+            raise OutputFolderError(
+                f"cannot write the {kind} {Path(folder).name}: {text}"
+            ) from None
+    for path in map(Path, files):
+        where = file_in_the_way(path, itself=False)
+        if where:
+            raise OutputFolderError(f"{path} {where}; move that file away or choose another --out.")
+        check_claimable(path)
 
 
 def write_json(path: Path, payload) -> Path:
     """Write JSON atomically: a partial file never replaces a complete one, and a file compsem
     did not write is never replaced (:func:`compsem.ownership.claim_file`)."""
-    return write_text(path, json.dumps(payload, indent=2, ensure_ascii=False) + "\n")
+    return write_text(path, json_text(payload))
+
+
+def json_text(payload) -> str:
+    """What :func:`write_json` writes."""
+    return json.dumps(payload, indent=2, ensure_ascii=False) + "\n"
 
 
 def write_result(out: Path, result: dict) -> Path:
