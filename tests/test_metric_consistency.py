@@ -57,7 +57,8 @@ def cosine_distance(u, v) -> float:
 
 
 def reference(phrases, words, types, vectors):
-    """The three tests written as loops straight from eqs. 3, 5 and 7."""
+    """The three tests written as loops straight from eqs. 3, 5 and 7 (an exact tie does not
+    hold)."""
     d = lambda a, b: cosine_distance(vectors[a], vectors[b])  # noqa: E731
     tallies = {test: {} for test in ("intersectivity", "pair_intersectivity", "non_subsectivity")}
 
@@ -69,10 +70,10 @@ def reference(phrases, words, types, vectors):
     for phrase, tokens, kinds in zip(phrases, words, types, strict=True):
         farthest_word = max(d(phrase, word) for word in tokens)
         closest_pair = min(d(a, b) for a, b in combinations(tokens, 2))
-        add("intersectivity", ", ".join(kinds[:-1]), farthest_word <= closest_pair)
+        add("intersectivity", ", ".join(kinds[:-1]), farthest_word < closest_pair)
         if len(tokens) == 2:
             adjective, noun = tokens
-            add("non_subsectivity", kinds[0], d(phrase, adjective) <= d(phrase, noun))
+            add("non_subsectivity", kinds[0], d(phrase, adjective) < d(phrase, noun))
             an[adjective, noun] = (phrase, kinds[0])
     adjectives = sorted({a for a, _ in an})
     nouns = sorted({n for _, n in an})
@@ -82,7 +83,7 @@ def reference(phrases, words, types, vectors):
             four = [(a1, n1), (a1, n2), (a2, n1), (a2, n2)]
             if all(pair in an for pair in four):
                 p11, p12, p21, p22 = (an[pair][0] for pair in four)
-                add("pair_intersectivity", f"{kind[a1]}, {kind[a2]}", d(p11, p12) <= d(p21, p22))
+                add("pair_intersectivity", f"{kind[a1]}, {kind[a2]}", d(p11, p12) < d(p21, p22))
     results = {}
     for test, groups in tallies.items():
         held = sum(h for h, _ in groups.values())
@@ -368,3 +369,54 @@ def test_bad_input_gets_one_clear_value_error(kwargs, message):
 def test_bad_input_through_evaluate_gets_the_same_error(metric, kwargs, message):
     with pytest.raises(ValueError, match=message):
         metric.compute(**kwargs)
+
+
+def test_a_collapsed_model_scores_no_better_than_chance_and_is_flagged():
+    # Every string embeds to the same vector: every distance is 0, every comparison a tie.
+    adjectives = {f"adj{i}": TYPES[i % 4] for i in range(4)}
+    phrases, words, types = phrase_set(adjectives, ["dog", "law", "story"])
+    results = consistency_scores(phrases, words, types, model=lambda xs: [[1.0, 2.0]] * len(xs))
+    for test in ("intersectivity", "pair_intersectivity", "non_subsectivity"):
+        result = results[test]
+        assert result["score"] == 0.0, test
+        assert result["ties"] == result["count"] > 0, test
+        assert "ties" in result["note"], test
+        assert all(group["score"] == 0.0 for group in result["by_type"].values()), test
+
+
+def test_untied_scores_carry_a_tie_count_and_no_note():
+    adjectives = {f"adj{i}": TYPES[i % 4] for i in range(4)}
+    phrases, words, types = phrase_set(adjectives, ["dog", "law"])
+    results = consistency_scores(
+        phrases, words, types, embeddings=random_embeddings(phrases, words, 6)
+    )
+    for result in results.values():
+        assert "ties" not in result and "note" not in result
+
+
+@pytest.mark.parametrize(
+    ("kwargs", "message"),
+    [
+        ({"phrases": TOY["phrases"], "words": TOY["words"]}, "no types"),
+        ({**TOY, "tests": None}, "tests is None: pass a list of test names"),
+        ({**TOY, "words": [1, 2]}, r"has words 1: give a list of at least two words"),
+        ({**TOY, "types": [7, 8]}, r"types 7: give one type per word"),
+        ({"words": TOY["words"], "types": TOY["types"]}, "no phrases"),
+    ],
+)
+def test_missing_or_malformed_arguments_get_a_value_error(metric, kwargs, message):
+    with pytest.raises(ValueError, match=message):
+        metric.compute(**kwargs, embeddings=TOY_VECTORS)
+
+
+@pytest.mark.parametrize(
+    ("kwargs", "message"),
+    [
+        ({**TOY, "types": None}, "types is None"),
+        ({**TOY, "tests": None}, "tests is None"),
+        ({**TOY, "words": [1, 2]}, "has words 1"),
+    ],
+)
+def test_the_pure_function_names_malformed_arguments(kwargs, message):
+    with pytest.raises(ValueError, match=message):
+        consistency_scores(**kwargs, embeddings=TOY_VECTORS)

@@ -211,3 +211,35 @@ def test_bad_input_gets_one_clear_value_error(kwargs, message):
 def test_bad_input_through_evaluate_gets_the_same_error(metric, kwargs, message):
     with pytest.raises(ValueError, match=message):
         metric.compute(**kwargs)
+
+
+def test_negative_scores_reach_a_fraction_of_the_best_above_the_range_floor():
+    # All means negative in (-1, 1): -0.2 is the best, 0.8 above the floor; 90% of that is
+    # 0.72 above the floor (-0.28), which k=4 (-0.2) reaches and k=0 (-0.3) does not.
+    results = few_shot_curve([0, 4, 16], [-0.3, -0.2, -0.25], score_range=(-1, 1))
+    assert results["best"] == pytest.approx(-0.2) and results["best_shots"] == 4
+    assert results["shots_to_fraction"] == 4
+    # The best at k=16 now; k=4 (-0.25, 0.75 above the floor) still reaches 90% of it.
+    later = few_shot_curve([0, 4, 16], [-0.3, -0.25, -0.2], score_range=(-1, 1))
+    assert later["shots_to_fraction"] == 4
+    assert (
+        few_shot_curve([0, 4, 16], [-0.9, -0.5, -0.2], score_range=(-1, 1))["shots_to_fraction"]
+        == 16
+    )
+
+
+def test_with_a_zero_floor_the_fraction_is_of_the_best_itself():
+    results = few_shot_curve([0, 4, 16], [0.5, 0.8, 0.9], fraction=0.9)
+    assert results["shots_to_fraction"] == 16  # 0.8 < 0.81
+    assert few_shot_curve([0, 4, 16], [0.5, 0.82, 0.9])["shots_to_fraction"] == 4
+
+
+@pytest.mark.parametrize("ddof", [-1, "1", 1.5, None, True])
+def test_a_bad_ddof_gets_one_clear_value_error(ddof):
+    with pytest.raises(ValueError, match="ddof must be a whole number ≥ 0"):
+        few_shot_curve([0, 4], [0.5, 0.6], runs=[1, 1], ddof=ddof)
+
+
+def test_a_numpy_integer_ddof_is_accepted():
+    results = few_shot_curve([0, 0, 4, 4], [0.5, 0.7, 0.6, 0.8], ddof=np.int64(0))
+    assert results["std"] == [pytest.approx(0.1), pytest.approx(0.1)]

@@ -21,6 +21,12 @@ holds, overall and per adjective type (or type pair):
 - non_subsectivity (eq. 7): an AN phrase is at least as close to its adjective as to its noun:
   d(an, a) ≤ d(an, n). Reported per adjective type.
 
+An exact tie (the two sides of a relation equal) does not count as the relation holding: the
+paper scores the truth of ≤, but a model that maps every string to one vector would then pass
+every test (score 1.0). With ties failing, such a model scores 0, below the chance level of
+random vectors (about 1/3 for AN intersectivity, 1/2 for the other two). The number of tied
+cases is reported as `ties`, with a `note` when they are most cases.
+
 Every distinct string (phrase or word) is embedded once, by a lookup in `embeddings` or by `model`.
 """
 
@@ -48,6 +54,8 @@ Returns:
     For each test run, a dict with `score` (share of cases that hold, in [0, 1]; None without
     cases), `count` (cases tested) and `by_type` (the same two per type key: the adjective type,
     or types joined by ", " for AAN phrases and adjective pairs); with `return_cases`, `cases`.
+    Where some cases are exact ties (which do not hold), also `ties` (how many), and where
+    they are most cases a `note` saying the embeddings barely tell the strings apart.
 
 Examples:
     >>> consistency = evaluate.load("consistency")
@@ -89,8 +97,20 @@ def _is_numeric(vector) -> bool:
     return True
 
 
+def _is_list(value) -> bool:
+    """A sequence of items (list, tuple, array), not a str or a scalar."""
+    return not isinstance(value, (str, bytes, Mapping)) and hasattr(value, "__len__")
+
+
 def check_phrases(phrases, words, types) -> None:
     """Raise one ValueError naming the first malformed phrase and how to fix it."""
+    for name, value in (("phrases", phrases), ("words", words), ("types", types)):
+        if not _is_list(value):
+            raise ValueError(
+                f"{name} is {value!r:.60}: pass phrases (a list of str), words (a list of word "
+                "lists) and types (a list of type lists), one entry per phrase, e.g. "
+                'phrases=["fake gun"], words=[["fake", "gun"]], types=[["privative", "noun"]]'
+            )
     if not (len(phrases) == len(words) == len(types)):
         raise ValueError(
             f"phrases, words and types differ in length ({len(phrases)}, {len(words)}, "
@@ -101,12 +121,12 @@ def check_phrases(phrases, words, types) -> None:
     for index, (phrase, tokens, kinds) in enumerate(zip(phrases, words, types, strict=True)):
         if not isinstance(phrase, str) or not phrase:
             raise ValueError(f"phrase {index} is {phrase!r}: every phrase must be a non-empty str")
-        if isinstance(tokens, str) or len(tokens) < 2:
+        if not _is_list(tokens) or len(tokens) < 2:
             raise ValueError(
                 f"phrase {index} ({phrase!r}) has words {tokens!r}: give a list of at least two "
                 'words, adjectives first and the noun last, e.g. ["fake", "gun"]'
             )
-        if isinstance(kinds, str) or len(kinds) != len(tokens):
+        if not _is_list(kinds) or len(kinds) != len(tokens):
             raise ValueError(
                 f"phrase {index} ({phrase!r}) has {len(tokens)} words but types {kinds!r}: give "
                 'one type per word, e.g. ["privative", "noun"]'
@@ -201,10 +221,14 @@ def embed(
     return vectors / norms
 
 
-def _tally(keys: list, holds: np.ndarray, counts: np.ndarray | None = None) -> dict:
-    """Share of cases that hold, overall and per key; `counts` defaults to one case per key."""
+def _tally(
+    keys: list, holds: np.ndarray, ties: np.ndarray, counts: np.ndarray | None = None
+) -> dict:
+    """Share of cases that hold, overall and per key; `counts` defaults to one case per key.
+    `ties`: per key, how many cases tie exactly (and so do not hold); reported when any do,
+    with a note when they are most cases."""
     counts = np.ones(len(keys), dtype=np.int64) if counts is None else counts
-    total, held = int(counts.sum()), int(holds.sum())
+    total, held, tied = int(counts.sum()), int(holds.sum()), int(ties.sum())
     by_type = {}
     names, inverse = np.unique(np.asarray(keys, dtype=object), return_inverse=True)
     group_counts = np.bincount(inverse, weights=counts, minlength=len(names))
@@ -212,7 +236,15 @@ def _tally(keys: list, holds: np.ndarray, counts: np.ndarray | None = None) -> d
     for name, count, hold in zip(names, group_counts, group_holds, strict=True):
         if count:
             by_type[str(name)] = {"score": float(hold / count), "count": int(count)}
-    return {"score": held / total if total else None, "count": total, "by_type": by_type}
+    result = {"score": held / total if total else None, "count": total, "by_type": by_type}
+    if tied:
+        result["ties"] = tied
+    if tied > total / 2:
+        result["note"] = (
+            f"{tied} of {total} cases are exact distance ties, which do not count as holding: "
+            "the embeddings barely tell the strings apart (a collapsed or constant model?)"
+        )
+    return result
 
 
 def _distance_rows(unit: np.ndarray, left: np.ndarray, right: np.ndarray) -> np.ndarray:
@@ -226,9 +258,11 @@ def _distance_rows(unit: np.ndarray, left: np.ndarray, right: np.ndarray) -> np.
     return out
 
 
-def intersectivity_holds(unit: np.ndarray, phrase_rows, word_rows) -> np.ndarray:
-    """Whether eq. 3 holds for each phrase: max_i d(p, t_i) ≤ min_{j<k} d(t_j, t_k)."""
+def intersectivity_holds(unit: np.ndarray, phrase_rows, word_rows) -> tuple[np.ndarray, np.ndarray]:
+    """Whether eq. 3 holds for each phrase, max_i d(p, t_i) ≤ min_{j<k} d(t_j, t_k), with an exact
+    tie not holding (see the module description); and whether the two sides tie."""
     holds = np.zeros(len(phrase_rows), dtype=bool)
+    ties = np.zeros(len(phrase_rows), dtype=bool)
     lengths = np.array([len(rows) for rows in word_rows])
     for length in np.unique(lengths):
         members = np.flatnonzero(lengths == length)
@@ -237,15 +271,19 @@ def intersectivity_holds(unit: np.ndarray, phrase_rows, word_rows) -> np.ndarray
         to_words = _distance_rows(unit, phrases, words).max(axis=1)
         j, k = np.triu_indices(length, 1)
         between_words = _distance_rows(unit, words[:, j], words[:, k]).min(axis=1)
-        holds[members] = to_words <= between_words
-    return holds
+        holds[members] = to_words < between_words
+        ties[members] = to_words == between_words
+    return holds, ties
 
 
-def non_subsectivity_holds(unit: np.ndarray, phrase_rows, adjective_rows, noun_rows) -> np.ndarray:
-    """Whether eq. 7 holds for each AN phrase: d(an, a) ≤ d(an, n)."""
+def non_subsectivity_holds(
+    unit: np.ndarray, phrase_rows, adjective_rows, noun_rows
+) -> tuple[np.ndarray, np.ndarray]:
+    """Whether eq. 7 holds for each AN phrase, d(an, a) ≤ d(an, n), with an exact tie not
+    holding; and whether the two sides tie."""
     to_adjective = _distance_rows(unit, phrase_rows, adjective_rows)
     to_noun = _distance_rows(unit, phrase_rows, noun_rows)
-    return to_adjective <= to_noun
+    return to_adjective < to_noun, to_adjective == to_noun
 
 
 def pair_intersectivity(unit: np.ndarray, phrase_rows, adjectives, nouns, adjective_types) -> dict:
@@ -272,21 +310,24 @@ def pair_intersectivity(unit: np.ndarray, phrase_rows, adjectives, nouns, adject
         np.asarray([type_of[name] for name in adjective_names], dtype=object), return_inverse=True
     )
     held = np.zeros((len(kinds), len(kinds)), dtype=np.int64)
-    tested = np.zeros_like(held)
+    tested, tied = np.zeros_like(held), np.zeros_like(held)
     step = max(1, 20_000_000 // max(1, n_adj * len(first)))
     for start in range(0, n_adj, step):
         block = slice(start, start + step)
         a1 = distance[block][:, None, :]  # (b, 1, q) against every a2: (1, A, q)
         valid = present[block][:, None, :] & present[None, :, :]
-        hold = ((a1 <= distance[None, :, :]) & valid).sum(axis=2)
+        hold = ((a1 < distance[None, :, :]) & valid).sum(axis=2)
+        tie = ((a1 == distance[None, :, :]) & valid).sum(axis=2)
         valid = valid.sum(axis=2)
         rows = np.arange(start, min(start + step, n_adj))
-        valid[np.arange(len(rows)), rows] = 0  # a1 ≠ a2
-        hold[np.arange(len(rows)), rows] = 0
-        np.add.at(held, (type_index[rows][:, None], type_index[None, :]), hold)
-        np.add.at(tested, (type_index[rows][:, None], type_index[None, :]), valid)
+        for counts in (valid, hold, tie):
+            counts[np.arange(len(rows)), rows] = 0  # a1 ≠ a2
+        pairs = (type_index[rows][:, None], type_index[None, :])
+        np.add.at(held, pairs, hold)
+        np.add.at(tested, pairs, valid)
+        np.add.at(tied, pairs, tie)
     keys = [f"{k1}, {k2}" for k1 in kinds for k2 in kinds]
-    return _tally(keys, held.reshape(-1), tested.reshape(-1))
+    return _tally(keys, held.reshape(-1), tied.reshape(-1), tested.reshape(-1))
 
 
 def consistency_scores(
@@ -302,6 +343,11 @@ def consistency_scores(
     """Run the consistency tests (see the module description) and return their scores."""
     if isinstance(tests, str):  # a bare name: set("intersectivity") would list its letters
         tests = [tests]
+    if not _is_list(tests):
+        raise ValueError(
+            f"tests is {tests!r:.60}: pass a list of test names from {list(TESTS)}, or leave it "
+            "out to run all three"
+        )
     unknown = sorted(set(tests) - set(TESTS))
     if unknown or not tests:
         raise ValueError(f"unknown tests {unknown or list(tests)}: choose from {list(TESTS)}")
@@ -314,8 +360,8 @@ def consistency_scores(
     results = {}
     if "intersectivity" in tests:
         keys = [", ".join(kinds[:-1]) for kinds in types]
-        holds = intersectivity_holds(unit, phrase_rows, word_rows)
-        results["intersectivity"] = _tally(keys, holds)
+        holds, ties = intersectivity_holds(unit, phrase_rows, word_rows)
+        results["intersectivity"] = _tally(keys, holds, ties)
         if return_cases:
             results["intersectivity"]["cases"] = holds.tolist()
     an = [index for index, tokens in enumerate(words) if len(tokens) == 2]
@@ -328,8 +374,8 @@ def consistency_scores(
             unit, phrase_rows[an], adjectives, nouns, adjective_types
         )
     if "non_subsectivity" in tests:
-        holds = non_subsectivity_holds(unit, phrase_rows[an], adjective_rows, noun_rows)
-        results["non_subsectivity"] = _tally(adjective_types, holds)
+        holds, ties = non_subsectivity_holds(unit, phrase_rows[an], adjective_rows, noun_rows)
+        results["non_subsectivity"] = _tally(adjective_types, holds, ties)
         if return_cases:
             results["non_subsectivity"]["cases"] = holds.tolist()
     return results
@@ -355,7 +401,20 @@ class Consistency(evaluate.Metric):
 
     def compute(self, *, predictions=None, references=None, **kwargs):
         """Compute the consistency scores."""
-        inputs = [kwargs.get(name) for name in ("phrases", "words", "types")]
+        names = ("phrases", "words", "types")
+        inputs = [kwargs.get(name) for name in names]
+        missing = [name for name, value in zip(names, inputs, strict=True) if value is None]
+        if 0 < len(missing) < len(names):
+            raise ValueError(
+                f"compute() got {', '.join(n for n in names if n not in missing)} but no "
+                f"{' or '.join(missing)}: pass phrases, words and types together (one entry "
+                "each per phrase), or all three through add_batch()"
+            )
+        if missing and self.writer is None:
+            raise ValueError(
+                "no phrases given: pass phrases, words and types to compute(), or add them "
+                "with add_batch() first"
+            )
         if self.num_process == 1 and self.writer is None and all(x is not None for x in inputs):
             # Nothing stored yet: skip evaluate's row-by-row Arrow round trip.
             return self._compute(**kwargs)

@@ -26,9 +26,10 @@ Args:
     score_range (`tuple`, defaults to `(0, 1)`): the lowest and highest possible score; the
         areas are scaled by it to [0, 1]. Use `(0, 100)` for percentages.
     fraction (`float`, defaults to 0.9): `shots_to_fraction` is the fewest shots whose mean
-        reaches `fraction` × the best mean.
-    ddof (`int`, defaults to 1): delta degrees of freedom of the standard deviations (1: sample
-        std over seeds; 0: population std).
+        reaches `fraction` of the best mean, measured from the bottom of `score_range`:
+        mean − low ≥ fraction × (best − low) (mean ≥ fraction × best when low is 0).
+    ddof (`int` ≥ 0, defaults to 1): delta degrees of freedom of the standard deviations (1:
+        sample std over seeds; 0: population std).
 
 Returns:
     shots (`list` of `int`): the distinct k, ascending.
@@ -39,7 +40,8 @@ Returns:
     zero_shot (`float` or None): the mean at k = 0, if measured.
     best (`float`), best_shots (`int`): the highest mean and the fewest k reaching it.
     gain_over_zero_shot (`float` or None): best − zero_shot.
-    shots_to_fraction (`int`): the fewest k whose mean ≥ fraction × best; `fraction` echoes it.
+    shots_to_fraction (`int`): the fewest k whose mean − low ≥ fraction × (best − low), low the
+        bottom of `score_range`; `fraction` echoes it.
     With `runs`: runs (`int`), aulc_std and aulc_log2_std (std of the per-run areas).
 
 Examples:
@@ -177,6 +179,12 @@ def few_shot_curve(
     """Summary statistics of a few-shot learning curve (see the module description)."""
     if not (isinstance(fraction, numbers.Real) and 0.0 < fraction <= 1.0):
         raise ValueError(f"fraction must lie in (0, 1]; got {fraction!r}")
+    if isinstance(ddof, bool) or not isinstance(ddof, numbers.Integral) or ddof < 0:
+        raise ValueError(
+            f"ddof must be a whole number ≥ 0 (1: sample std over seeds, 0: population std); "
+            f"got {ddof!r}"
+        )
+    ddof = int(ddof)
     shots, values = check_curve(shots, scores, runs, score_range)
     low, high = (float(bound) for bound in score_range)
     ks, k_index, count = np.unique(shots, return_inverse=True, return_counts=True)
@@ -188,7 +196,10 @@ def few_shot_curve(
     ]
     best_at = int(np.argmax(mean))
     best = float(mean[best_at])
-    reach = int(np.flatnonzero(mean >= fraction * best)[0])
+    # "Reaches a fraction of the best" on the score scale from its floor: (mean − low) ≥
+    # fraction × (best − low). With low = 0 this is mean ≥ fraction × best; it also holds for
+    # negative scores (e.g. correlations in (−1, 1)), and is always met at the best itself.
+    reach = int(np.flatnonzero(mean - low >= fraction * (best - low))[0])
     zero_shot = float(mean[0]) if ks[0] == 0 else None
     results = {
         "shots": ks.tolist(),
