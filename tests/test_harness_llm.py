@@ -190,5 +190,11 @@ def test_booqa_reports_aucnorm_of_p_true_and_a_user_template(exports, tmp_path, 
     assert main([*argv, "--template", str(template), "--out", str(out)]) == 0
     assert "Label shares (predicted vs true)" in capsys.readouterr().out
     result = read_json(out)
-    assert result["settings"]["prompt"] == "question" and result["model"] == "smollm2"
+    settings = result["settings"]
+    assert settings["prompt"] == "question.jinja" and result["model"] == "smollm2"
+    assert (
+        settings["template"] == str(template.resolve())
+        and settings["prompt_source"] == "a user template"
+    )
+    assert settings["template_base"] and len(settings["prompt_fingerprint"]) == 16
     assert 0.0 <= result["scores"]["aucnorm"] <= 1.0

@@ -217,3 +217,163 @@ def test_a_truncated_result_file_is_reported_by_name_not_dropped(tmp_path):
     (good).unlink()
     with pytest.raises(ValueError, match="seed2.json: is not valid JSON"):
         run_report([runs])
+
+
+def on_build(result: dict, path: str, fingerprint: str, card: str | None = None) -> dict:
+    """``result`` as if read from the export at ``path`` whose config has these fingerprints."""
+    result["dataset"] = {
+        **result["dataset"],
+        "path": path,
+        "fingerprint": fingerprint,
+        "card_fingerprint": card,
+    }
+    return result
+
+
+def test_runs_on_different_builds_of_a_dataset_are_never_pooled_as_seeds():
+    """Issue: seed 1 on an RNPC export and seed 2 on one built with --seed 7 (test splits
+    sharing 105 of 9,300 ids) became one line "runs 2, 0.542 ± 0.007"."""
+    results = [
+        on_build(train_result("spte", 1, 0.55, {}, n=300, cap=300), "/x/rnpc", "ee91", "d801"),
+        on_build(train_result("spte", 2, 0.53, {}, n=300, cap=300), "/x/rnpc7", "1444", "d264"),
+    ]
+    report = aggregate(results)["train"]
+    lines = report["settings"]
+    assert [line["runs"] for line in lines] == [1, 1]
+    assert {line["build"] for line in lines} == {"d801", "d264"}
+    assert all(line["accuracy"]["std"] is None for line in lines)
+    markdown = render(aggregate(results))
+    assert "| build d801 | 1 | 300 | 0.550 |" in markdown
+    assert "| build d264 | 1 | 300 | 0.530 |" in markdown
+    assert "spte: runs read different builds of the dataset" in markdown
+    assert "fingerprint d801 at /x/rnpc, fingerprint d264 at /x/rnpc7" in markdown
+    # A copy of an export, or another Hub commit of the same content, is the same build.
+    results[1] = on_build(results[1], "/y/copy_of_rnpc", "ffff", "d801")
+    (line,) = aggregate(results)["train"]["settings"]
+    assert line["runs"] == 2 and line["build"] == "" and line["notes"] == []
+    # Without a card, the data files' fingerprint decides.
+    same = [on_build(train_result("spte", s, 0.5, {}), f"/e{s}", "ee91") for s in (1, 2)]
+    assert [line["runs"] for line in aggregate(same)["train"]["settings"]] == [2]
+    other = [on_build(train_result("spte", s, 0.5, {}), f"/e{s}", f"f{s}") for s in (1, 2)]
+    assert [line["runs"] for line in aggregate(other)["train"]["settings"]] == [1, 1]
+
+
+def test_a_family_pools_its_resamples_but_not_a_resample_of_another_build():
+    results = [
+        on_build(train_result(f"goood_split_{i}", 1, 0.8, {}), "/a/plane", f"a{i}", f"a{i}")
+        for i in (1, 2, 3)
+    ]
+    assert aggregate(results)["train"]["settings"][0]["runs"] == 3  # resamples pool
+    results += [
+        on_build(train_result("goood_split_1", 2, 0.6, {}), "/b/plane", "b1", "b1"),
+        on_build(train_result("goood_split_2", 2, 0.6, {}), "/b/plane", "b2", "b2"),
+    ]
+    lines = aggregate(results)["train"]["settings"]
+    assert [(line["runs"], line["configs"]) for line in lines] == [
+        (3, ["goood_split_1", "goood_split_2", "goood_split_3"]),
+        (2, ["goood_split_1", "goood_split_2"]),
+    ]
+    assert [line["datasets"] for line in lines] == [["/a/plane"], ["/b/plane"]]
+    assert lines[0]["build"] == "a1/a2" and lines[1]["build"] == "b1/b2"
+    assert "goood_split_1 on 2 builds" in lines[0]["notes"][0]
+
+
+def llm_result(accuracy, prompt="nli", fingerprint="p1", source="lm-eval's RTE", seed=1, **extra):
+    dataset = {"path": "/x/seti", "config": "task1", "split": "test", "revision": None}
+    settings = {"limit": 60, "eval_examples": 60, "shots": 0, "prompt": prompt, **extra}
+    settings["prompt_source"] = source
+    if fingerprint is not None:
+        settings["prompt_fingerprint"] = fingerprint
+    scores = {"n": 60, "accuracy": accuracy, "macro_f1": None, "by_group": {}}
+    return make_result(
+        "llm", "smollm2", {**dataset, "fingerprint": "f"}, seed, settings, scores, CPU
+    )
+
+
+def test_a_user_template_is_never_pooled_with_the_built_in_prompt_of_its_name():
+    """Issue: `--template t/nli.jinja` and the built-in `nli` became one line "runs 2,
+    0.725 ± 0.035, prompt nli" from 0.700 and 0.750, both seed 1."""
+    user = llm_result(0.75, "nli.jinja", "u1", "a user template", template="/t/nli.jinja")
+    lines = aggregate([llm_result(0.70), user])["llm"]["settings"]
+    assert [line["runs"] for line in lines] == [1, 1]
+    assert [line["varying"] for line in lines] == ["prompt nli", "prompt nli.jinja"]
+    # The same name over other words (two template files both called nli.jinja): the content
+    # tells them apart, and only then does the report show it.
+    other = llm_result(0.6, "nli.jinja", "u2", "a user template", template="/u/nli.jinja")
+    lines = aggregate([user, other])["llm"]["settings"]
+    assert [line["varying"] for line in lines] == ["prompt_fingerprint u1", "prompt_fingerprint u2"]
+    # The same words from two template files pool: where the file sat is no setting.
+    again = llm_result(0.75, "nli.jinja", "u1", "a user template", seed=2, template="/v/a.jinja")
+    assert [line["runs"] for line in aggregate([user, again])["llm"]["settings"]] == [2]
+    # Results written before the prompt's content was recorded: where its wording came from.
+    old_user = llm_result(0.75, "nli", None, "a user template")
+    lines = aggregate([llm_result(0.70, fingerprint=None), old_user])["llm"]["settings"]
+    assert [line["runs"] for line in lines] == [1, 1]
+    assert "prompt_source a user template" in {line["varying"] for line in lines}
+
+
+def test_a_seed_run_twice_is_one_experiment_not_two_seeds(tmp_path):
+    first, second = llm_result(0.70), llm_result(0.75)
+    first["created"], second["created"] = "2025-01-01T00:00:00+00:00", "2025-01-02T00:00:00+00:00"
+    other_seed = llm_result(0.65, seed=2)
+    files = ["runs/b/llm-task1-seed1.json", "runs/a/llm-task1-seed1.json", "runs/c/s2.json"]
+    report = aggregate([second, first, other_seed], files)
+    (line,) = report["llm"]["settings"]
+    assert line["runs"] == 2 and line["seeds"] == [1, 2]
+    assert line["accuracy"]["mean"] == pytest.approx(0.70)  # 0.75 (latest seed 1) and 0.65
+    assert line["files"] == ["runs/b/llm-task1-seed1.json", "runs/c/s2.json"]
+    assert line["repeats"] == ["runs/a/llm-task1-seed1.json"]
+    markdown = render(report)
+    assert "seed 1 of task1 ran 2 times with the same settings on the same rows" in markdown
+    assert "the latest (runs/b/llm-task1-seed1.json, accuracy 0.750) counts" in markdown
+    assert "runs/a/llm-task1-seed1.json, accuracy 0.700 left out" in markdown
+    # Zero-shot runs have no seed: the same run twice is still one.
+    dataset = {"path": "x", "config": "c", "split": "test", "revision": None, "fingerprint": "f"}
+    scores = {"macro_f1": 0.5, "by_group": {}}
+    zero = [make_result("zero-shot", "m", dataset, None, {}, scores, CPU) for _ in range(2)]
+    (column,) = aggregate(zero)["zero_shot"].values()
+    assert column["runs"] == 1 and len(column["repeats"]) == 1
+
+
+def test_per_group_cells_show_their_rows_and_mark_those_too_few_to_read():
+    """Issue: "int-sub × n.no_privative 1.000" rested on 3 rows with no size shown."""
+    result = train_result("spte", 1, 0.6, {})
+    result["scores"]["by_group"] = {
+        "combo × rule": {"int-sub × n.no_privative": {"n": 3, "accuracy": 1.0}},
+        "combo": {"int-sub": {"n": 250, "accuracy": 0.7}, "pri-pri": {"n": 40, "accuracy": 0.5}},
+    }
+    report = aggregate([result])
+    cell = report["train"]["by_group"]["combo × rule"]["bert-base-cased · spte"]
+    assert cell["int-sub × n.no_privative"]["rows"] == {"min": 3, "max": 3}
+    markdown = render(report)
+    assert "| int-sub × n.no_privative | 1.000 (n 3) † |" in markdown
+    assert "| int-sub | 0.700 (n 250) |" in markdown and "| pri-pri | 0.500 (n 40) † |" in markdown
+    assert "† fewer than 100 rows: uncertain by more than ±9.8 points" in markdown
+    # Resamples of different sizes give the range; zero-shot's per-class tables, in percent.
+    dataset = {"path": "x", "config": "c", "split": "test", "revision": None, "fingerprint": "f"}
+    runs = [
+        make_result(
+            "zero-shot",
+            "m",
+            dataset,
+            None,
+            {"label_mapping": {"a": i}},
+            {"macro_f1": 0.5, "by_group": {"adjective_class": {"I": {"n": 120, "macro_f1": 0.5}}}},
+            CPU,
+        )
+        for i in (1, 2)
+    ]
+    markdown = render(aggregate(runs))
+    assert "| I | 50.0 (n 120) | 50.0 (n 120) |" in markdown
+    assert "n: the rows behind a cell in each run." in markdown and "†" not in markdown
+
+
+def test_twins_pair_within_a_build():
+    results = [
+        on_build(train_result("task2", 1, 0.5, {}), "/a/seti", "a", "a"),
+        on_build(train_result("task2", 2, 0.6, {}), "/b/seti", "b", "b"),
+        on_build(train_result("task2_in_distribution", 1, 0.98, {}), "/a/seti", "ai", "ai"),
+    ]
+    markdown = render(aggregate(results))
+    assert "| bert-base-cased | task2 (build a) | 0.500 | 0.980 |" in markdown
+    assert "task2 (build b)" not in markdown.split("in-distribution")[-1]

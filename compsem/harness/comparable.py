@@ -2,7 +2,19 @@
 resampled splits) under every evaluation setting that changes the number: the benchmark and its
 version, the split, how many of its rows and which (all, the first N, N of a shuffle), the
 precision, and each setting the run recorded (shots, prompt, epochs, learning rate, input length
-…). Runs differing in any of these are separate lines; only seeds and resamples pool."""
+…). Runs differing in any of these are separate lines; only seeds and resamples pool.
+
+Two more rules keep a line's runs on the same rows and its seeds real:
+
+- **Builds.** Two builds of a dataset (``compsem build`` with another seed or version of the
+  builder) hold different rows under the same config name. Runs of one config pool only when
+  they read the same build of it: its content fingerprint on the export's card, else the
+  fingerprint of the data files. A line of a family (``goood_split_1`` … ``_5``) pools one run
+  set per resample; where a config was read from more than one build, each build is a line of
+  its own, labelled ``build <fingerprint>``, and a note says why.
+- **Repeats.** A seed run twice under the same settings on the same rows is one experiment
+  repeated, not two seeds: the latest run counts, the earlier ones are left out and named in a
+  note (as a rerun curve supersedes the earlier one)."""
 
 from __future__ import annotations
 
@@ -10,7 +22,8 @@ import json
 from dataclasses import dataclass, field
 
 # Recorded settings that do not change a run's numbers: derived counts, where the model sat on
-# disk, the preset's note, the evaluation batch size.
+# disk, the preset's note, the evaluation batch size, where a prompt template sat on disk and
+# which built-in gave it its answers (its content is ``prompt_fingerprint``).
 NOT_SETTINGS = frozenset(
     {
         "eval_batch_size",
@@ -22,10 +35,14 @@ NOT_SETTINGS = frozenset(
         "max_eval_examples",
         "model_path",
         "preset_note",
-        "prompt_source",
+        "template",
+        "template_base",
         "untrained_weights",
     }
 )
+# Settings that only restate another (a prompt's content beside its name, where its wording
+# came from): keyed, but shown in a line's label only where nothing else tells the lines apart.
+RESTATING = ("prompt_fingerprint", "prompt_source")
 # Commands whose batch size only batches inference (fine-tuning's changes the optimisation).
 INFERENCE = frozenset({"zero-shot", "prompt", "score", "llm"})
 
@@ -53,7 +70,8 @@ def rows_taken(result: dict) -> str:
 
 
 def evaluation(result: dict) -> dict:
-    """Every setting of a run that changes its numbers, by name."""
+    """Every setting of a run that changes its numbers, by name (the build of the data apart:
+    see :func:`same_rows`)."""
     dataset = result["dataset"]
     setting = {
         "benchmark": dataset.get("preset"),
@@ -62,11 +80,32 @@ def evaluation(result: dict) -> dict:
         "rows": rows_taken(result),
         "precision": result["environment"].get("precision"),
     }
-    for name, value in sorted(result["settings"].items()):
+    recorded = result["settings"]
+    for name, value in sorted(recorded.items()):
         inference_batch = name == "batch_size" and result["command"] in INFERENCE
-        if name not in NOT_SETTINGS and not inference_batch:
+        # Where the prompt's content is recorded, where its wording came from adds nothing; an
+        # older result has only that to tell a user template from the built-in of its name.
+        restated = name == "prompt_source" and "prompt_fingerprint" in recorded
+        if name not in NOT_SETTINGS and not inference_batch and not restated:
             setting[name] = value
     return setting
+
+
+def build_of(result: dict) -> str:
+    """The fingerprint that names the build of the config a run read: the card's content
+    fingerprint of the config, else the data files'."""
+    dataset = result["dataset"]
+    return dataset.get("card_fingerprint") or dataset.get("fingerprint") or ""
+
+
+def same_rows(one: dict, other: dict) -> bool:
+    """Whether two runs of a config read the same build of it: the same content fingerprint
+    where both exports' cards give one (a copy of an export, or another Hub commit of the same
+    data, is the same build), else the same data files."""
+    a, b = one["dataset"], other["dataset"]
+    if a.get("card_fingerprint") and b.get("card_fingerprint"):
+        return a["card_fingerprint"] == b["card_fingerprint"]
+    return a.get("fingerprint") == b.get("fingerprint")
 
 
 def _key(value) -> str:
@@ -75,7 +114,8 @@ def _key(value) -> str:
 
 @dataclass
 class Line:
-    """Runs that may be averaged: one model, one config (or family), one evaluation setting."""
+    """Runs that may be averaged: one model, one config (or family), one evaluation setting,
+    one build of each config."""
 
     model: str
     config: str
@@ -84,6 +124,13 @@ class Line:
     files: list[str] = field(default_factory=list)
     label: str = ""
     varying: str = ""
+    # Where the runs of this model, config and setting read more than one build: this line's
+    # build (its fingerprint), shown in its label.
+    build: str = ""
+    # Why this line holds the runs it holds: other builds kept apart, repeated seeds left out.
+    notes: list[str] = field(default_factory=list)
+    # Runs left out as repeats of a seed a later run of the line holds: (file, result).
+    repeats: list[tuple[str, dict]] = field(default_factory=list)
 
     @property
     def rows(self) -> dict:
@@ -94,23 +141,181 @@ class Line:
 def group(results: list[dict], model_of, config_of, sources=None, shown=()) -> list[Line]:
     """Lines of comparable runs, sorted by model, config and setting, each labelled with the
     settings that tell it apart from the others (``shown`` ones have a column of their own)."""
-    lines: dict[tuple, Line] = {}
+    sources = list(sources) if sources else [""] * len(results)
+    buckets: dict[tuple, list[int]] = {}
+    settings: dict[tuple, dict] = {}
     for index, result in enumerate(results):
-        model, config, setting = model_of(result), config_of(result), evaluation(result)
-        line = lines.setdefault((model, config, _key(setting)), Line(model, config, setting))
-        line.runs.append(result)
-        line.files.append(sources[index] if sources else "")
-    ordered = [lines[k] for k in sorted(lines)]
+        setting = evaluation(result)
+        key = (model_of(result), config_of(result), _key(setting))
+        buckets.setdefault(key, []).append(index)
+        settings[key] = setting
+    ordered = []
+    for key in sorted(buckets):
+        model, config, _ = key
+        indices = buckets[key]
+        builds = _builds([results[i] for i in indices])
+        split = _split_note(config, [[results[indices[p]] for p in b] for b in builds])
+        for number, members in enumerate(builds):
+            line = Line(model, config, settings[key])
+            for position in sorted(members):
+                line.runs.append(results[indices[position]])
+                line.files.append(sources[indices[position]])
+            if split:
+                line.notes.append(split[0])
+                line.build = split[1][number]
+            _drop_repeats(line)
+            ordered.append(line)
+    _label(ordered, shown)
+    return ordered
+
+
+def _builds(runs: list[dict]) -> list[list[int]]:
+    """The runs (by position) split into builds: each build holds, for each config, runs that
+    read the same build of it (:func:`same_rows`). A run joins a build that already holds its
+    config's build, else one without its config (from the same export folder first, the latest
+    first), else starts one; runs are taken by export folder and time, so a family's resamples
+    read from one folder stay together."""
+    order = sorted(
+        range(len(runs)),
+        key=lambda i: (runs[i]["dataset"].get("path") or "", str(runs[i].get("created")), i),
+    )
+    builds: list[dict] = []  # {"configs": {config: [result]}, "paths": set, "members": [int]}
+    for i in order:
+        run = runs[i]
+        config, path = run["dataset"]["config"], run["dataset"].get("path")
+        same = [
+            b
+            for b in builds
+            if config in b["configs"] and all(same_rows(run, o) for o in b["configs"][config])
+        ]
+        free = [b for b in builds if config not in b["configs"]]
+        near = [b for b in free if path in b["paths"]] or free
+        chosen = same[0] if same else (near[-1] if near else None)
+        if chosen is None:
+            chosen = {"configs": {}, "paths": set(), "members": []}
+            builds.append(chosen)
+        chosen["configs"].setdefault(config, []).append(run)
+        chosen["paths"].add(path)
+        chosen["members"].append(i)
+    return [b["members"] for b in builds]
+
+
+def _split_note(config: str, builds: list[list[dict]]):
+    """Where runs of one model, config and setting read more than one build: the note that says
+    so, and each build's text (the fingerprints of its configs read in more than one); else
+    None."""
+    if len(builds) < 2:
+        return None
+    runs = [run for build in builds for run in build]
+    seen: dict[str, dict[str, str]] = {}  # config -> fingerprint -> path
+    for run in runs:
+        prints = seen.setdefault(run["dataset"]["config"], {})
+        prints.setdefault(build_of(run), run["dataset"].get("path") or "?")
+    differing = sorted(c for c, prints in seen.items() if len(prints) > 1)
+    texts = [
+        "/".join(sorted({build_of(r)[:8] for r in build if r["dataset"]["config"] in differing}))
+        or "–"
+        for build in builds
+    ]
+    where = "; ".join(
+        f"{name} on {len(seen[name])} builds ("
+        + ", ".join(
+            f"fingerprint {p} at {path}"
+            for p, path in sorted(seen[name].items(), key=lambda item: item[::-1])
+        )
+        + ")"
+        for name in differing
+    )
+    note = (
+        f"{config}: runs read different builds of the dataset, {where}. Different builds hold "
+        "different rows, so each build is a line of its own (build in its settings), not "
+        "pooled as seeds."
+    )
+    return note, texts
+
+
+def _drop_repeats(line: Line) -> None:
+    """Keep the latest run of each (config, seed); the earlier ones are repeats, not seeds."""
+    latest: dict[tuple, int] = {}
+    for index, run in enumerate(line.runs):
+        key = _repeat_key(run)
+        if key not in latest or str(run.get("created")) >= str(
+            line.runs[latest[key]].get("created")
+        ):
+            latest[key] = index
+    kept = sorted(latest.values())
+    if len(kept) == len(line.runs):
+        return
+    dropped = [i for i in range(len(line.runs)) if i not in set(kept)]
+    line.repeats = [(line.files[i], line.runs[i]) for i in dropped]
+    described = []
+    for key, index in latest.items():
+        same = [i for i in dropped if _repeat_key(line.runs[i]) == key]
+        if not same:
+            continue
+        seed = line.runs[index].get("seed")
+        what = f"seed {seed}" if seed is not None else "the run"
+        described.append(
+            f"{line.model}: {what} of {key[0]} ran {len(same) + 1} times with the same settings on the same "
+            f"rows; the latest ({_where(line.files[index], line.runs[index])}) counts, "
+            + ", ".join(_where(line.files[i], line.runs[i]) for i in same)
+            + " left out"
+        )
+    line.notes.append(
+        "; ".join(described) + ": a repeat is the same experiment, not another seed, so it is "
+        "not counted in the runs nor the ±."
+    )
+    line.runs = [line.runs[i] for i in kept]
+    line.files = [line.files[i] for i in kept]
+
+
+def _repeat_key(run: dict) -> tuple:
+    return run["dataset"]["config"], _key(run.get("seed"))
+
+
+def _where(file: str, run: dict) -> str:
+    score = run["scores"].get("accuracy")
+    scored = f", accuracy {score:.3f}" if isinstance(score, float) else ""
+    return f"{file or 'a result of ' + str(run.get('created'))}{scored}"
+
+
+def _label(ordered: list[Line], shown) -> None:
+    """Each line's ``varying`` (the settings that tell it apart) and ``label``, unique."""
     names = {name for line in ordered for name in line.evaluation}
     varying = sorted(
         name
         for name in names - set(shown)
         if len({_key(line.evaluation.get(name)) for line in ordered}) > 1
     )
+    chosen = [name for name in varying if name not in RESTATING]
+    for name in (name for name in RESTATING if name in varying):
+        if not _distinct(ordered, chosen):
+            chosen.append(name)
+    chosen = [name for name in varying if name in chosen]
     for line in ordered:
-        line.varying = ", ".join(f"{name} {_text(line.evaluation.get(name))}" for name in varying)
+        parts = [f"{name} {_text(line.evaluation.get(name))}" for name in chosen]
+        parts += [f"build {line.build}"] if line.build else []
+        line.varying = ", ".join(parts)
         line.label = " · ".join(part for part in (line.model, line.config, line.varying) if part)
-    return ordered
+    counts: dict[str, int] = {}
+    for line in ordered:  # a last resort: labels key the report's columns
+        counts[line.label] = counts.get(line.label, 0) + 1
+        if counts[line.label] > 1:
+            line.varying += f"{', ' if line.varying else ''}line {counts[line.label]}"
+            line.label += f" · line {counts[line.label]}"
+
+
+def _distinct(lines: list[Line], names: list[str]) -> bool:
+    seen = {
+        (line.model, line.config, line.build, *(_key(line.evaluation.get(n)) for n in names))
+        for line in lines
+    }
+    return len(seen) == len(lines)
+
+
+def notes(lines) -> list[str]:
+    """Each distinct note of the lines, in order: builds kept apart, repeats left out."""
+    return list(dict.fromkeys(note for line in lines for note in line.notes))
 
 
 def shared_settings(lines: list[Line], shown=()) -> str:
@@ -122,6 +327,7 @@ def shared_settings(lines: list[Line], shown=()) -> str:
         f"{name} {_text(value)}"
         for name, value in first.items()
         if name not in shown
+        and name not in RESTATING
         and all(_key(line.evaluation.get(name)) == _key(value) for line in lines)
     ]
     return "Every line: " + ", ".join(common) + "." if common else ""

@@ -105,10 +105,16 @@ class PairEncoder:
         return context_ids, whole[len(context_ids) :]
 
 
-def plan(requests: Sequence[Request], tokenizer, max_length: int) -> list[Pass]:
-    """The forward passes that score every request (see the module docstring)."""
+def plan(
+    requests: Sequence[Request], tokenizer, max_length: int, cut: list[int] | None = None
+) -> list[Pass]:
+    """The forward passes that score every request (see the module docstring). A row whose
+    context does not fit ``max_length`` keeps its last tokens (as lm-eval does) and its index
+    is appended to ``cut`` where given; a ``max_length`` that cuts every row is refused, since
+    the model would then never see a whole question."""
     encoder = PairEncoder(tokenizer)
     passes = []
+    rows_cut, needs = [], []
     for row, request in enumerate(requests):
         pairs = [encoder.pair(request.context, c) for c in request.continuations]
         empty = [i for i, (_, continuation) in enumerate(pairs) if not continuation]
@@ -128,15 +134,30 @@ def plan(requests: Sequence[Request], tokenizer, max_length: int) -> list[Pass]:
             # Every choice is the same tokens plus one of its own (often just the answer
             # token, or "\n" + answer under a chat template): one pass over the context and
             # those shared tokens scores them all, read at the last positions.
+            needed = len(pairs[0][0]) + len(shared)
             whole = _truncate(pairs[0][0] + shared, max_length)
             start = len(whole) - len(shared) - 1
             reads = tuple((row, i, start, tuple(c)) for i, (_, c) in enumerate(pairs))
             passes.append(Pass(tuple(whole), reads))
-            continue
-        for choice, (context, continuation) in enumerate(pairs):
-            whole = (context + continuation)[-(max_length + 1) :]
-            start = len(whole) - len(continuation) - 1
-            passes.append(Pass(tuple(whole[:-1]), ((row, choice, start, tuple(continuation)),)))
+        else:
+            # A pass reads all but the last token of its context and choice.
+            needed = max(len(context) + len(continuation) - 1 for context, continuation in pairs)
+            for choice, (context, continuation) in enumerate(pairs):
+                whole = (context + continuation)[-(max_length + 1) :]
+                start = len(whole) - len(continuation) - 1
+                passes.append(Pass(tuple(whole[:-1]), ((row, choice, start, tuple(continuation)),)))
+        needs.append(needed)
+        if needed > max_length:
+            rows_cut.append(row)
+    if rows_cut and len(rows_cut) == len(requests):
+        raise ValueError(
+            f"--max-length {max_length} cuts the prompt of every row (the shortest needs "
+            f"{min(needs)} tokens), so the model would never see a whole question; pass "
+            f"--max-length {min(needs)} or more (default: the model's context length), or "
+            "fewer --shots"
+        )
+    if cut is not None:
+        cut.extend(rows_cut)
     return passes
 
 
@@ -232,9 +253,11 @@ def score_requests(
     device: str,
     max_length: int,
     progress: bool = True,
+    cut: list[int] | None = None,
 ) -> tuple[list[list[float]], int]:
-    """Each request's choice log-likelihoods, and how many forward passes (sequences) it took."""
-    passes = plan(requests, tokenizer, max_length)
+    """Each request's choice log-likelihoods, and how many forward passes (sequences) it took
+    (``cut``: as :func:`plan`'s)."""
+    passes = plan(requests, tokenizer, max_length, cut)
     choices = [len(r.continuations) for r in requests]
     scored = score_passes(model, tokenizer, passes, choices, batch_size, device, progress)
     return scored, len(passes)

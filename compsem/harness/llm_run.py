@@ -8,12 +8,14 @@ the result (``<result>.rows.jsonl``) for comparison with other tools.
 
 from __future__ import annotations
 
+import sys
 import time
 from pathlib import Path
 
 import numpy as np
 
 from compsem.builders import BENCHMARKS
+from compsem.fingerprint import fingerprint
 from compsem.harness.common import groups_of, load_for_inference, memory_guard
 from compsem.harness.data import Benchmark, load_benchmark
 from compsem.harness.device import resolve
@@ -24,7 +26,10 @@ from compsem.harness.llm_vllm import score_with_vllm
 from compsem.harness.offline_models import SMOLLM2, resolve_model
 from compsem.harness.report import _table, number
 from compsem.harness.results import (
+    SUMMARY,
+    check_writable,
     make_result,
+    result_files,
     result_name,
     write_result,
     write_rows,
@@ -51,6 +56,9 @@ def first_rows(dataset, limit: int | None):
 
 
 def pick_prompt(bench: Benchmark, name: str | None, template: Path | None) -> LLMPrompt:
+    """The named (else the default) built-in prompt of the config; with ``template``, its
+    answer choices under the file's question, named after the file with its suffix
+    (``nli.jinja``), never a built-in's name."""
     columns = next(iter(bench.splits.values())).column_names
     prompt = choose_prompt(benchmark_name(bench), columns, name)
     if template is not None:
@@ -58,9 +66,41 @@ def pick_prompt(bench: Benchmark, name: str | None, template: Path | None) -> LL
         if not template.is_file():
             raise ValueError(f"no template file {template}: pass a Jinja file of the question")
         # An editor's final newline is not part of the question.
-        prompt = prompt.with_text(template.read_text().removesuffix("\n"), template.stem)
+        prompt = prompt.with_text(template.read_text().removesuffix("\n"), template.name)
     prompt.check_labels(bench.schema.label_names)
     return prompt
+
+
+def prompt_fingerprint(prompt: LLMPrompt) -> str:
+    """A hash of everything that puts a row to the model: the question's text, the choices,
+    their labels, the description and both delimiters. Two runs with the same prompt name but
+    other words (a user template, a built-in reworded in a later compsem) differ here."""
+    return fingerprint(
+        prompt.text,
+        prompt.choices,
+        prompt.labels,
+        prompt.description,
+        prompt.target_delimiter,
+        prompt.fewshot_delimiter,
+    )
+
+
+def prompt_settings(
+    bench: Benchmark, chosen: LLMPrompt, name: str | None, template: Path | None
+) -> dict:
+    """What a result records of its prompt: its name, where the wording came from, the
+    fingerprint of its content (what reports key on), and for a user template the file and
+    the built-in whose answer choices it takes (what reruns it)."""
+    columns = next(iter(bench.splits.values())).column_names
+    return {
+        "prompt": chosen.name,
+        "prompt_source": chosen.source,
+        "prompt_fingerprint": prompt_fingerprint(chosen),
+        "template": None if template is None else str(Path(template).resolve()),
+        "template_base": (
+            None if template is None else choose_prompt(benchmark_name(bench), columns, name).name
+        ),
+    }
 
 
 def demonstrations(bench: Benchmark, split: str, shots: int, seed: int, rows: int) -> list:
@@ -153,6 +193,7 @@ def run_llm(
     """Score every answer choice of ``config``'s ``split`` by its log-likelihood under ``model``."""
     if backend not in BACKENDS:
         raise ValueError(f"unknown backend {backend!r}; choose one of {', '.join(BACKENDS)}")
+    check_writable(result_files(out, "llm", config, [seed]))
     placement = resolve(device, precision)
     bench = load_benchmark(dataset, config, revision)
     chosen = pick_prompt(bench, prompt, template)
@@ -163,9 +204,15 @@ def run_llm(
     tokenizer = load_tokenizer(path)
     chat = tokenizer if chat_template and tokenizer.chat_template else None
     requests = [build_request(chosen, r, d, chat) for r, d in zip(rows, demos, strict=True)]
-    scored, passes, length, seconds = score(
+    scored, passes, length, seconds, truncated = score(
         backend, path, tokenizer, requests, placement, batch_size, max_length, progress
     )
+    if truncated:
+        print(
+            f"warning: max length {length} cut the prompt of {truncated} of {len(rows)} rows "
+            "(the model saw only their last tokens); pass a larger --max-length or fewer --shots",
+            file=sys.stderr,
+        )
     choices = [chosen.answers(r) for r in rows]
     found = choice_predictions(scored, choices)
     references = np.asarray(test["label"])
@@ -174,8 +221,7 @@ def run_llm(
     scores.update(extra_scores(bench, references, found, choices))
     settings = {
         "model_path": path,
-        "prompt": chosen.name,
-        "prompt_source": chosen.source,
+        **prompt_settings(bench, chosen, prompt, template),
         "chat_template": chat is not None,
         "shots": shots,
         "limit": limit,
@@ -183,6 +229,7 @@ def run_llm(
         "forward_passes": passes,
         "batch_size": batch_size,
         "max_length": length,
+        "truncated_rows": truncated,
         "backend": backend,
     }
     timing = {"eval_seconds": seconds, "eval_examples_per_second": len(rows) / seconds}
@@ -191,25 +238,27 @@ def run_llm(
     )
     write_result(out, result)
     _write_rows(Path(out) / result_name(result), rows, references, found, scored)
-    write_text(Path(out) / "summary.md", render_summary(result, names))
+    write_text(Path(out) / SUMMARY, render_summary(result, names))
     return result
 
 
 def score(backend, path, tokenizer, requests, placement, batch_size, max_length, progress):
-    """Choice log-likelihoods by the chosen backend, the passes taken, the length limit used
-    and the seconds the scoring took."""
+    """Choice log-likelihoods by the chosen backend, the passes taken, the length limit used,
+    the seconds the scoring took and how many rows' prompts were cut to the limit (None where
+    the backend does not say: vLLM)."""
     start = time.perf_counter()
     if backend == "vllm":
         scored, passes = score_with_vllm(path, tokenizer, requests, placement.precision, max_length)
-        return scored, passes, max_length, time.perf_counter() - start
+        return scored, passes, max_length, time.perf_counter() - start, None
     causal = load_causal_lm(path, placement)
     length = max_length or _model_max_length(causal)
     start = time.perf_counter()  # the hf backend's time is the scoring alone
+    cut: list[int] = []
     with memory_guard(path, placement, batch_size, length):
         scored, passes = score_requests(
-            causal, tokenizer, requests, batch_size, placement.device, length, progress
+            causal, tokenizer, requests, batch_size, placement.device, length, progress, cut
         )
-    return scored, passes, length, time.perf_counter() - start
+    return scored, passes, length, time.perf_counter() - start, len(cut)
 
 
 def _model_max_length(model) -> int:

@@ -3,8 +3,10 @@ setting (PLANE Table 6), compositional vs in-distribution twins (SETI Figure 1),
 curves (RNPC Figure 3), zero-shot NLI per class (PLANE Table 5), two-shot prompting per class
 (PLANE Table 4) and BoOQA AUCnorm (Table 5).
 
-Runs pool only where ``comparable`` says they may (seeds, resampled splits); every line shows
-its runs and the rows each run scored, and the settings that tell it apart from its neighbours."""
+Runs pool only where ``comparable`` says they may (seeds, resampled splits, on the same build of
+the data); every line shows its runs and the rows each run scored, and the settings that tell it
+apart from its neighbours. A cell of a per-group table shows the rows behind it and is marked
+where they are too few to read it as a finding (:data:`MIN_GROUP_ROWS`)."""
 
 from __future__ import annotations
 
@@ -14,10 +16,16 @@ from pathlib import Path
 
 import numpy as np
 
-from compsem.harness.comparable import Line, group, rows_text, shared_settings
+from compsem.harness.comparable import Line, group, notes, rows_text, shared_settings
 from compsem.harness.offline_models import public_name
+from compsem.size_floor import accuracy_interval
 
 IN_DISTRIBUTION = "_in_distribution"
+# A per-group cell scored on fewer rows than this (in a run) is marked: its accuracy is uncertain
+# by more than ±9.8 points (95% interval at 50%, ``compsem.size_floor.accuracy_interval``), wider
+# than the differences between groups or models a breakdown is read for.
+MIN_GROUP_ROWS = 100
+SMALL = "†"
 
 
 def family(config: str) -> str:
@@ -60,6 +68,45 @@ def fmt(stat: dict | None, percent: bool = False) -> str:
     return text
 
 
+def group_cell(runs: list[dict], field: str, value: str, metric: str = "accuracy") -> dict:
+    """``metric``'s mean ± std over the runs that have ``value`` of ``field``, with the rows
+    behind it in each run (``rows``: min and max; resamples may differ)."""
+    cells = [
+        r["scores"]["by_group"][field][value]
+        for r in runs
+        if value in r["scores"].get("by_group", {}).get(field, {})
+    ]
+    stat = mean_std(cell.get(metric) for cell in cells)
+    counts = [cell["n"] for cell in cells if isinstance(cell.get("n"), int)]
+    stat["rows"] = {"min": min(counts, default=None), "max": max(counts, default=None)}
+    return stat
+
+
+def fmt_cell(stat: dict | None, percent: bool = False) -> str:
+    """A per-group cell: mean ± std, its rows (``n``), and :data:`SMALL` below the floor."""
+    text = fmt(stat, percent)
+    rows = (stat or {}).get("rows") or {}
+    if text == "–" or rows.get("min") is None:
+        return text
+    text += f" (n {rows_text(rows)})"
+    return text + f" {SMALL}" if rows["min"] < MIN_GROUP_ROWS else text
+
+
+def cell_note(cells) -> str:
+    """What ``n`` and :data:`SMALL` mean, for under a per-group table (empty without cells)."""
+    cells = [cell for cell in cells if cell and (cell.get("rows") or {}).get("min") is not None]
+    if not cells:
+        return ""
+    note = "n: the rows behind a cell in each run."
+    if any(cell["rows"]["min"] < MIN_GROUP_ROWS for cell in cells):
+        note += (
+            f" {SMALL} fewer than {MIN_GROUP_ROWS} rows: uncertain by more than "
+            f"±{accuracy_interval(MIN_GROUP_ROWS):.1f} points (95% interval at 50% accuracy, "
+            "compsem.size_floor), too few to read as a finding."
+        )
+    return note
+
+
 def _table(header: list[str], rows: list[list[str]], numeric_from: int = 1) -> str:
     align = ["---" if i < numeric_from else "---:" for i in range(len(header))]
     lines = ["| " + " | ".join(header) + " |", "|" + "|".join(align) + "|"]
@@ -90,7 +137,11 @@ def _line_fields(line: Line) -> dict:
         "runs": len(line.runs),
         "rows": line.rows,
         "evaluation": line.evaluation,
+        "build": line.build,
+        "datasets": sorted({r["dataset"].get("path") or "" for r in line.runs}),
         "files": line.files,
+        "repeats": [file for file, _ in line.repeats],
+        "notes": line.notes,
     }
 
 
@@ -116,14 +167,14 @@ def aggregate_train(results: list[dict], sources=None) -> dict:
         for field in sorted(fields):
             values = {v for r in runs for v in r["scores"]["by_group"].get(field, {})}
             by_group[field][line.label] = {
-                value: mean_std(
-                    r["scores"]["by_group"][field][value]["accuracy"]
-                    for r in runs
-                    if value in r["scores"]["by_group"].get(field, {})
-                )
-                for value in sorted(values)
+                value: group_cell(runs, field, value) for value in sorted(values)
             }
-    return {"settings": rows, "shared": shared_settings(lines), "by_group": dict(by_group)}
+    return {
+        "settings": rows,
+        "shared": shared_settings(lines),
+        "notes": notes(lines),
+        "by_group": dict(by_group),
+    }
 
 
 def _setting_columns(rows: list[dict]) -> tuple[list[str], list[list[str]]]:
@@ -156,6 +207,7 @@ def render_train(aggregate: dict, title="## Fine-tuning (mean ± std over seeds 
     ]
     parts = [title, _table(header, lines, 2)]
     parts += [aggregate["shared"]] if aggregate.get("shared") else []
+    parts += aggregate.get("notes", [])
     twins = _twins(rows)
     if twins:
         parts += [
@@ -172,9 +224,11 @@ def render_train(aggregate: dict, title="## Fine-tuning (mean ± std over seeds 
             f"### Accuracy by {field}",
             _table(
                 [field, *columns],
-                [[v, *(fmt(cells.get(v)) for cells in columns.values())] for v in values],
+                [[v, *(fmt_cell(cells.get(v)) for cells in columns.values())] for v in values],
             ),
         ]
+        note = cell_note(cell for cells in columns.values() for cell in cells.values())
+        parts += [note] if note else []
     return "\n\n".join(parts)
 
 
@@ -186,18 +240,22 @@ def _twin_key(row: dict) -> str:
 
 def _twins(rows: list[dict]) -> list[tuple]:
     """(model, setting, accuracy, in-distribution accuracy) where both configs were run under
-    the same evaluation setting."""
-    index = {(row["model"], row["setting"], _twin_key(row)): row for row in rows}
-    return [
-        (
-            model,
-            setting,
-            row["accuracy"],
-            index[(model, setting + IN_DISTRIBUTION, key)]["accuracy"],
-        )
-        for (model, setting, key), row in index.items()
-        if (model, setting + IN_DISTRIBUTION, key) in index
-    ]
+    the same evaluation setting; where either was read from more than one build of the data,
+    each line pairs with the twin read from the same export folder."""
+    index = defaultdict(list)
+    for row in rows:
+        index[(row["model"], row["setting"], _twin_key(row))].append(row)
+    pairs = []
+    for (model, setting, key), members in index.items():
+        twins = index.get((model, setting + IN_DISTRIBUTION, key), [])
+        for row in members:
+            match = twins
+            if len(members) > 1 or len(twins) > 1:
+                match = [t for t in twins if set(t["datasets"]) & set(row["datasets"])]
+            if len(match) == 1:
+                build = f" (build {row['build']})" if row.get("build") else ""
+                pairs.append((model, setting + build, row["accuracy"], match[0]["accuracy"]))
+    return pairs
 
 
 # ---------------------------------------------------------------- learning curves --------------
@@ -243,8 +301,17 @@ def render_curves(curves: list[dict]) -> str:
     rows.append(["seeds", *(str(c["runs"]) for c in curves)])
     rows.append(["n rows", *(rows_text(c["rows"]) for c in curves)])
     return "\n\n".join(
-        ["## Few-shot learning curves (mean ± std over seeds)", _table(["shots", *names], rows)]
+        [
+            "## Few-shot learning curves (mean ± std over seeds)",
+            _table(["shots", *names], rows),
+            *_notes(curves),
+        ]
     )
+
+
+def _notes(lines) -> list[str]:
+    """The distinct notes of aggregated lines (builds kept apart, repeats left out)."""
+    return list(dict.fromkeys(note for line in lines for note in line.get("notes", [])))
 
 
 # ---------------------------------------------------------------- zero-shot, prompt, score -----
@@ -263,12 +330,7 @@ def aggregate_by_class(
         for field in sorted({f for r in runs for f in r["scores"].get("by_group", {})}):
             values = sorted({v for r in runs for v in r["scores"]["by_group"][field]})
             column["by_group"][field] = {
-                value: mean_std(
-                    r["scores"]["by_group"][field][value][metric]
-                    for r in runs
-                    if value in r["scores"]["by_group"][field]
-                )
-                for value in values
+                value: group_cell(runs, field, value, metric) for value in values
             }
         if table_key:
             column[table_key] = runs[-1]["scores"][table_key]
@@ -291,18 +353,22 @@ def render_by_class(title: str, columns: dict, metric_label: str, first_field: s
         fields.insert(0, first_field)
     for field in fields:
         values = sorted({v for c in columns.values() for v in c["by_group"].get(field, {})})
+        cells = [[c["by_group"].get(field, {}).get(v) for c in columns.values()] for v in values]
         rows = [
-            [v, *(fmt(c["by_group"].get(field, {}).get(v), percent=True) for c in columns.values())]
-            for v in values
+            [v, *(fmt_cell(cell, percent=True) for cell in row)]
+            for v, row in zip(values, cells, strict=True)
         ]
         rows.append(["all", *(fmt(c["overall"], percent=True) for c in columns.values())])
         parts += [
             f"### {metric_label} (%) by {field}",
             _table([field, *columns], rows + _count_rows(columns)),
         ]
+        note = cell_note(cell for row in cells for cell in row)
+        parts += [note] if note else []
     if not fields:
         rows = [["all", *(fmt(c["overall"], percent=True) for c in columns.values())]]
         parts.append(_table(["", *columns], rows + _count_rows(columns)))
+    parts += _notes(columns.values())
     return "\n\n".join(parts)
 
 
@@ -347,7 +413,7 @@ def render_scores(rows: list[dict]) -> str:
         ],
         3,
     )
-    return "\n\n".join(["## BoOQA scoring (max over evidence)", table])
+    return "\n\n".join(["## BoOQA scoring (max over evidence)", table, *_notes(rows)])
 
 
 # ---------------------------------------------------------------- the whole report ------------

@@ -82,7 +82,9 @@ def _own(result: dict) -> list:
             ("--seed", result["seed"]),
             ("--limit", settings.get("limit")),
             ("--split", result["dataset"]["split"]),
-            ("--prompt", settings.get("prompt")),
+            # a user template's run names the built-in prompt that gave its answer choices
+            ("--prompt", settings.get("template_base") or settings.get("prompt")),
+            ("--template", settings.get("template")),
             ("--max-length", settings.get("max_length")),
             ("--backend", settings.get("backend")),
         ]
