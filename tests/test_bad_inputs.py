@@ -145,6 +145,14 @@ CASES = {
         ["--workers", "1 or more"],
     ),
     "rnpc-size-zero": (["build", "rnpc", "--out", "o", "--size", "0"], ["--size", "1 or more"]),
+    "rnpc-size-huge": (
+        ["build", "rnpc", "--out", "o", "--size", "100000000000"],
+        ["size 100000000000 is above 100,000 items", "use --size 100000 or less"],
+    ),
+    "booqa-h-only-size-zero": (
+        ["build", "booqa", "--out", "o", "--h-only-sizes", "10", "0", "--config", "h_only"],
+        ["--h-only-sizes must be two sizes of 1 or more", "pass --h-only-sizes TRAIN DEV2"],
+    ),
     "seti-sentences-zero": (
         ["build", "seti", "--out", "o", "--sentences", "0"],
         ["--sentences", "1 or more"],
@@ -251,7 +259,11 @@ CASES = {
     ),
     "baselines-exports-file": (
         ["baselines", "--quick", "--benchmarks", "montague", "--exports", "notes.txt"],
-        ["is a file", "choose a new folder"],
+        ["--exports: notes.txt is a file", "name a new or existing folder"],
+    ),
+    "baselines-exports-inside-file": (
+        ["baselines", "--exports", "notes.txt/exports", "--out", "r"],
+        ["--exports: notes.txt/exports lies inside notes.txt", "name a new or existing folder"],
     ),
     "baselines-run-folder-not-compsems": (
         ["baselines", "--quick", "--benchmarks", "montague", "--out", "runs-out"],
@@ -459,3 +471,38 @@ def test_a_max_length_without_room_for_the_question_is_refused():
     assert plan(requests, tokenizer, 64)
     with pytest.raises(ValueError, match="--max-length 1 leaves no room for the question"):
         plan(requests, tokenizer, 1)
+
+
+def test_a_max_length_that_cuts_prompts_is_counted_and_one_that_cuts_all_refused():
+    from transformers import AutoTokenizer  # deferred: seconds to import
+
+    from compsem.harness.llm import Request, plan
+    from compsem.harness.offline_models import model_path
+
+    tokenizer = AutoTokenizer.from_pretrained(model_path("minilm"))
+    short = Request("Is a car a car? Answer:", (" yes", " no"))
+    long = Request("Is a red car that a former president drove a car? Answer:", (" yes", " no"))
+    cut: list[int] = []
+    assert plan([short, long], tokenizer, 64, cut) and cut == []
+    needed = len(tokenizer.encode(short.context)) + 1
+    plan([short, long], tokenizer, needed, cut)
+    assert cut == [1]
+    with pytest.raises(ValueError, match="--max-length 5 cuts the prompt of every row"):
+        plan([short, long], tokenizer, 5)
+
+
+def test_a_preset_whose_input_the_config_lacks_is_named_not_input():
+    import datasets
+
+    from compsem.harness.data import _schema
+    from compsem.harness.presets import get_preset
+
+    features = datasets.Features(
+        {
+            "event1": datasets.Value("string"),
+            "event2": datasets.Value("string"),
+            "label": datasets.ClassLabel(names=["no", "yes"]),
+        }
+    )
+    with pytest.raises(ValueError, match=r"--preset plane .*reads single input.*--preset auto"):
+        _schema(features, "epc", None, "plane", get_preset("plane", features))

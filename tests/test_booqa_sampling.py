@@ -170,3 +170,16 @@ def test_only_pairs_with_enough_named_entities_can_star():
     types = pa.table({"window": [0, 0], "argument": ["Fed", "IMF"], "type": ["ORG", "ORG"]})
     assert _typed_pairs(stats, types, 2)["key"].to_pylist() == [1]
     assert _typed_pairs(stats, types, 1)["key"].to_pylist() == [1, 2]  # window 1 knows no type
+
+
+def test_a_dev_of_few_bundles_still_gives_dev2_a_bundle():
+    # The tiny preset on Reuters gives dev two bundles of two rows: train filled first and
+    # left dev2 empty, which datasets cannot load ("dev2" corresponds to no data).
+    import numpy as np
+    import pyarrow as pa
+
+    from compsem.builders.booqa.splits import _carve
+
+    dev = pa.table({"bundle_id": ["a", "a", "b", "b"], "row": [0, 1, 2, 3]})
+    carved = _carve(dev, (24, 8), np.random.default_rng(0))
+    assert (len(carved["train"]), len(carved["dev2"])) == (2, 2)

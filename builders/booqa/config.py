@@ -219,6 +219,14 @@ class BooqaConfig(PipelineConfig):
         2_000_000, "triples per partition bucket of the out-of-core aggregation"
     )
 
+    def __post_init__(self):
+        """Refuse settings that cannot work before any work (run again by ``TableBuilder``
+        once ``datasets`` has set the build's keyword arguments); the rest, which need the
+        preset, are checked by :func:`resolved`."""
+        super().__post_init__()
+        if self.h_only_sizes is not None:
+            check_h_only_sizes(tuple(self.h_only_sizes))
+
 
 # Which argument pairs can star (``arguments``): how many of the pair's two arguments must be
 # typed entities in the window (typed by linking: WordNet, else the parser's NER).
@@ -238,6 +246,17 @@ _POSITIVE = (
     "workers",
     "rows_per_bucket",
 )
+
+
+def check_h_only_sizes(sizes: tuple[int, ...]) -> None:
+    """Refuse H-only sizes that would leave train or dev2 empty (``datasets`` cannot load a
+    split of no rows), naming the setting and what to pass."""
+    if len(sizes) != 2 or min(int(n) for n in sizes) < 1:
+        raise ValueError(
+            "--h-only-sizes must be two sizes of 1 or more (rows of the h_only config's train "
+            f"and dev2, which both must hold rows), got {' '.join(map(str, sizes))}; pass "
+            "--h-only-sizes TRAIN DEV2, e.g. --h-only-sizes 4372 1114."
+        )
 
 
 def resolved(config: BooqaConfig) -> BooqaConfig:
@@ -261,6 +280,7 @@ def resolved(config: BooqaConfig) -> BooqaConfig:
     for name in _POSITIVE:
         if int(getattr(config, name)) < 1:
             raise ValueError(f"{name} must be at least 1, got {getattr(config, name)}.")
+    check_h_only_sizes(config.h_only_sizes)
     buckets = config.frequency_buckets
     if not buckets or list(buckets) != sorted(set(buckets)):
         raise ValueError(f"frequency_buckets must be increasing, got {buckets}.")

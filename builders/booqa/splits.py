@@ -206,6 +206,10 @@ def _carve(dev: pa.Table, sizes: tuple[int, int], rng: np.random.Generator) -> d
             break
         assigned[split].append(bundle)
         filled[split] += sizes_by_bundle[bundle]
+    # A dev of few bundles fills train before dev2 gets one (the tiny preset on Reuters gives
+    # two): hand dev2 train's last bundle, so both splits hold rows where dev allows.
+    if not assigned["dev2"] and len(assigned["train"]) > 1:
+        assigned["dev2"].append(assigned["train"].pop())
     return {
         split: dev.filter(pc.is_in(dev["bundle_id"], pa.array(ids, pa.string())))
         for split, ids in assigned.items()
@@ -241,6 +245,15 @@ def h_only_splits(s: BooqaConfig, en_schema: pa.Schema) -> dict[str, pa.Table]:
     rng = np.random.default_rng([s.seed, 7])
     splits = {**_carve(en["dev"], s.h_only_sizes, rng), "test": en["test"]}
     splits = _without_shared_propositions(splits, rng)
+    empty = [name for name, table in splits.items() if not len(table)]
+    if empty:
+        raise ThresholdError(
+            f"H-only split(s) {', '.join(empty)} would be empty: the corpus gives "
+            f"{len(en['dev'])} dev rows in {len(set(en['dev']['bundle_id'].to_pylist()))} "
+            f"bundle(s) and {len(en['test'])} test rows, too few to carve train and dev2 (after "
+            "dropping propositions shared between splits). Use a larger corpus, lower "
+            "--min-articles/--min-predicates/--min-pairs, or build --config en only."
+        )
     masked = {}
     for name, table in splits.items():
         typed = _rows(table, "subject_type", "predicate", "object_type")

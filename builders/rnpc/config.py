@@ -79,6 +79,11 @@ _ID_FIELDS = {
 }
 
 
+# The largest --size: RNPC's tasks hold thousands of items and the default is 10,000; a size
+# far above them only grows the in-memory candidate pools (--size 1000000 passed 3.7 GB).
+MAX_SIZE = 100_000
+
+
 @dataclass
 class RnpcConfig(datasets.BuilderConfig):
     """One RNPC task under one split regime, and the build settings every config shares (each
@@ -96,7 +101,9 @@ class RnpcConfig(datasets.BuilderConfig):
     task: str = "spte"
     regime: str = "split"
     size: int = build_setting(
-        10_000, "items per task (all splits together), balanced across labels", minimum=1
+        10_000,
+        "items per task (all splits together), balanced across labels; at most 100,000",
+        minimum=1,
     )
     seed: int = build_setting(42, "base random seed; each task derives its own generators")
     lexicon: str | None = build_setting(
@@ -143,6 +150,13 @@ class RnpcConfig(datasets.BuilderConfig):
             raise ValueError(
                 f"train_size must be at least {max(LEARNING_CURVE_SIZES)} (the learning curve) "
                 f"and validation_size at least 0, got {self.train_size} and {self.validation_size}."
+            )
+        if self.size > MAX_SIZE:
+            raise ValueError(
+                f"size {self.size} is above {MAX_SIZE:,} items per task: RNPC's own tasks hold "
+                "a few thousand and the default is 10,000, while generation holds its candidate "
+                "items in memory (--size 1000000 passed 3.7 GB), so a larger size runs for "
+                f"hours and can exhaust memory; use --size {MAX_SIZE} or less."
             )
         if self.size < minimum:
             raise ValueError(

@@ -23,9 +23,8 @@ from compsem.harness.embed_cli import command_line
 from compsem.harness.embed_report import score_rows, write_report
 from compsem.harness.leaderboard import TITLES, leaderboards
 from compsem.harness.offline_models import model_path
-from compsem.harness.results import read_result_files
-from compsem.output_folder import atomic_folder, check_output_folder, read_marker
-from compsem.ownership import check_claimable
+from compsem.harness.results import check_writable, read_result_files
+from compsem.output_folder import atomic_folder, read_marker
 
 RUN_KIND = "compsem baseline run"
 PAGE_FILES = ("report.md", "report.json", "index.md", "index.html")
@@ -61,12 +60,11 @@ def _embed(dataset, phrase_sets, out, options):
 def check_targets(runs: Sequence[Baseline], out: Path, quick: bool) -> None:
     """One clear error, before any work, for a run folder or page file compsem may not write
     or a model that is not set up."""
+    folders = {folder_of(run, out, quick): RUN_KIND for run in runs}
+    check_writable([Path(out) / name for name in PAGE_FILES], folders)
     for run in runs:
-        check_output_folder(folder_of(run, out, quick), RUN_KIND)
         if run.command == "llm":
             model_path(run.options["model"])  # SmolLM2 not converted yet: how to set it up
-    for name in PAGE_FILES:
-        check_claimable(Path(out) / name)
 
 
 def folder_of(run: Baseline, out: Path, quick: bool) -> Path:

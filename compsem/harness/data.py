@@ -173,9 +173,28 @@ def load_benchmark(
         path=loaded.path,
         config=config,
         splits=loaded.splits,
-        schema=infer_schema(features, input_form or chosen.input_form),
+        schema=_schema(features, config, input_form, preset, chosen),
         preset=chosen,
         revision=loaded.revision,
         fingerprint=loaded.fingerprint,
         card=loaded.card,
     )
+
+
+def _schema(features, config: str, input_form: str | None, preset: str, chosen) -> Schema:
+    """The config's schema; where the input form came from the preset rather than ``--input``,
+    a mismatch names ``--preset`` (the flag the user passed), not ``--input``."""
+    if input_form:
+        return infer_schema(features, input_form)
+    try:
+        return infer_schema(features, chosen.input_form)
+    except ValueError:
+        columns = {"single": "a sentence column", "pair": "premise/hypothesis or event1/event2"}
+        if chosen.input_form not in columns:
+            raise
+        raise ValueError(
+            f"--preset {preset} ({chosen.name}'s settings) reads {chosen.input_form} input, "
+            f"{columns[chosen.input_form]}, but config {config!r} has "
+            f"{', '.join(features)}: use --preset auto (the preset of the config's own "
+            "benchmark), or pass --input single|pair"
+        ) from None
