@@ -6,7 +6,8 @@ logistic regression (scikit-learn) on the hypothesis text, trained on ``train`` 
 every other split, reported as accuracy (with the majority-class baseline beside it) and AUCnorm
 (0 for a ranking no better than chance). Where the probe gives every row the same score (none of
 the words it learned occurs, or none carries label information) it ranks nothing, and no AUCnorm
-is reported: the metric's curve would credit a constant score 0.5. Without a ``train`` split, as in BoOQA's dev/test
+is reported (the metric gives a constant score 0, which would read as a measured ranking).
+Without a ``train`` split, as in BoOQA's dev/test
 release, the first split is cut into two halves that share no hypothesis (E.1 removes such
 overlaps), one to train on and one to score, and the other splits are scored without the
 hypotheses the probe was trained on.
@@ -83,8 +84,8 @@ def _score(model, vectorizer, texts, labels, majority: int) -> dict:
     elif len(classes) == 2 and set(np.unique(labels)) == {0, 1} and 1 in classes:
         scores = model.predict_proba(features)[:, classes.index(1)]
         if np.ptp(scores) < 1e-9:
-            # A constant scorer ranks nothing. AUCnorm's sentinel point (recall 0, precision 1)
-            # would still credit it 0.5 on balanced labels, so no AUCnorm is reported.
+            # A constant scorer ranks nothing: AUCnorm would be 0, which reads as a measured
+            # ranking no better than chance, so none is reported.
             result["tied"] = True
             result["note"] = "tied"
         else:

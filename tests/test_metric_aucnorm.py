@@ -24,16 +24,24 @@ def metric():
 
 
 def reference_curve(scores, labels):
-    """The curve by brute force: one threshold per distinct score, highest first."""
+    """The curve by brute force: one threshold per distinct score, highest first; inside a tied
+    group holding k > 1 positives a point at each whole number j < k of them, with the group's
+    rows entering in proportion; a start point at recall 0 with the first point's precision."""
     positives = sum(labels)
-    points = [(Fraction(0), Fraction(1))]
+    counts = [(0, 0)]  # (true positives, rows) kept at each threshold
     for threshold in sorted(set(scores), reverse=True):
         kept = [label for score, label in zip(scores, labels, strict=True) if score >= threshold]
-        true_positives = sum(kept)
-        points.append((Fraction(true_positives, positives), Fraction(true_positives, len(kept))))
-        if true_positives == positives:
+        counts.append((sum(kept), len(kept)))
+        if sum(kept) == positives:
             break
-    return points
+    points = []
+    for (tp_before, rows_before), (tp, rows) in pairwise(counts):
+        gained = tp - tp_before
+        for j in range(1, gained):
+            kept = rows_before + Fraction(j * (rows - rows_before), gained)
+            points.append((Fraction(tp_before + j, positives), (tp_before + j) / kept))
+        points.append((Fraction(tp, positives), Fraction(tp, rows)))
+    return [(Fraction(0), points[0][1]), *points]
 
 
 def trapezoid(points):
@@ -61,7 +69,7 @@ def tied_sample(seed: int, size: int, levels: int, positive_rate: float):
     return scores, labels
 
 
-def test_hand_computed_example_ties_form_one_point_and_the_curve_stops_at_full_recall():
+def test_hand_computed_example_a_tie_with_one_positive_is_one_point_and_the_curve_stops_at_full_recall():
     scores, labels = [0.9, 0.8, 0.8, 0.7, 0.3, 0.2], [1, 0, 1, 1, 0, 0]
     precision, recall, thresholds = precision_recall_curve(scores, labels)
     assert recall.tolist() == pytest.approx([0, 1 / 3, 2 / 3, 1])
@@ -86,14 +94,19 @@ def test_hand_computed_dip_below_the_baseline_counts_as_zero_in_aucnorm_but_is_b
 
 
 @pytest.mark.parametrize("seed", range(6))
-def test_curve_equals_sklearn_precision_recall_curve_cut_at_full_recall(seed):
+def test_thresholds_points_equal_sklearn_precision_recall_curve_cut_at_full_recall(seed):
     scores, labels = tied_sample(seed, size=2000, levels=3, positive_rate=0.2 + 0.1 * seed)
     assert len(np.unique(scores)) < 60  # heavy ties
     precision, recall, thresholds = precision_recall_curve(scores, labels)
+    assert precision[0] == precision[1] and recall[0] == 0.0  # the start point
+    # The point at each threshold is the last of the points carrying its score (those before
+    # it lie inside its group of tied rows).
+    last = np.append(thresholds[1:] != thresholds[:-1], True)
+    precision, recall, thresholds = precision[1:][last], recall[1:][last], thresholds[last]
     sk_precision, sk_recall, sk_thresholds = sklearn_precision_recall_curve(
         labels, scores, drop_intermediate=False
     )
-    # sklearn: recall descending, sentinel last. Ours: recall ascending, sentinel first, and the
+    # sklearn: recall descending, a sentinel (0, 1) last. Ours: recall ascending, and the
     # released code's convention of stopping at the first point with full recall.
     sk_precision, sk_recall, sk_thresholds = (
         sk_precision[::-1],
@@ -101,8 +114,8 @@ def test_curve_equals_sklearn_precision_recall_curve_cut_at_full_recall(seed):
         sk_thresholds[::-1],
     )
     stop = int(np.argmax(sk_recall == 1.0)) + 1
-    np.testing.assert_allclose(recall, sk_recall[:stop], rtol=0, atol=1e-15)
-    np.testing.assert_allclose(precision, sk_precision[:stop], rtol=0, atol=1e-15)
+    np.testing.assert_allclose(recall, sk_recall[1:stop], rtol=0, atol=1e-15)
+    np.testing.assert_allclose(precision, sk_precision[1:stop], rtol=0, atol=1e-15)
     np.testing.assert_array_equal(thresholds, sk_thresholds[: stop - 1])
 
 
@@ -131,17 +144,86 @@ def test_the_worst_ranking_scores_zero():
     labels = np.array([0] * 70 + [1] * 30)
     results = aucnorm_scores(np.arange(100.0), labels[::-1])  # negatives score highest
     assert results["aucnorm"] == 0.0
-    assert results["auc_50"] == 0.0  # only the sentinel survives
+    assert results["auc_50"] == 0.0  # no point reaches precision 0.5
 
 
-def test_a_constant_scorer_gets_one_half_from_the_sentinel_line():
-    # All scores tied: one point (1, ξ), joined to the sentinel (0, 1) by the trapezoid.
+def test_a_constant_scorer_gets_zero_flat_at_the_baseline():
+    # All scores tied: the rows enter together, so precision is ξ at every recall; no credit
+    # from a precision of 1 at recall 0 (the released code's sentinel gave this scorer 0.5).
     with pytest.warns(UserWarning, match="all 10 scores are tied at 0.7"):
         results = aucnorm_scores([0.7] * 10, [1, 1, 1, 0, 0, 0, 0, 0, 0, 0], return_curve=True)
-    assert results["curve"]["recall"] == [0.0, 1.0]
-    assert results["curve"]["precision"] == pytest.approx([1.0, 0.3])
-    assert results["aucnorm"] == pytest.approx(0.5)
-    assert results["auc_xi"] == pytest.approx(0.65)
+    assert results["curve"]["recall"] == pytest.approx([0.0, 1 / 3, 2 / 3, 1.0])
+    assert results["curve"]["precision"] == [0.3] * 4
+    assert results["curve"]["thresholds"] == [0.7] * 3
+    assert results["aucnorm"] == 0.0
+    assert results["auc_xi"] == pytest.approx(0.3)
+    assert results["auc_50"] == 0.0
+
+
+@pytest.mark.parametrize(("size", "positives"), [(19, 8), (100, 30), (1000, 300)])
+def test_a_constant_scorer_is_not_above_a_random_rankings_mean(size, positives):
+    labels = np.array([1] * positives + [0] * (size - positives))
+    rng = np.random.default_rng(size)
+    random = [aucnorm_scores(rng.random(size), labels) for _ in range(400)]
+    with pytest.warns(UserWarning, match="tied"):
+        constant = aucnorm_scores(np.zeros(size), labels)
+    for name in ("aucnorm", "auc_xi", "auc_50"):
+        assert constant[name] <= np.mean([r[name] for r in random]), name
+    assert constant["aucnorm"] == 0.0
+
+
+def test_a_nearly_constant_scorer_gets_nothing_for_the_tied_rest():
+    # One positive scores high and the 999 other rows tie: the released code's straight line
+    # from (1/P, 1) to (1, ξ) gave about 0.5; the tied rows enter at about ξ.
+    labels = np.array([1] + [0, 1] * 499 + [0])
+    scores = np.array([1.0] + [0.0] * 999)
+    results = aucnorm_scores(scores, labels)
+    assert results["aucnorm"] < 0.01
+    random = [aucnorm_scores(np.random.default_rng(s).random(1000), labels) for s in range(50)]
+    assert results["aucnorm"] <= np.mean([r["aucnorm"] for r in random])
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_a_tied_group_scores_about_the_mean_of_breaking_its_ties_at_random(seed):
+    rng = np.random.default_rng(seed)
+    labels = (rng.random(2000) < 0.3).astype(int)
+    scores = np.round(rng.normal(labels * 1.0, 1.0) * 2) / 2  # a good ranking, ~15 levels
+    tied = aucnorm_scores(scores, labels)
+    broken = [aucnorm_scores(scores + rng.random(2000) * 1e-6, labels) for _ in range(100)]
+    for name in ("aucnorm", "auc_xi", "auc_50"):
+        mean = np.mean([b[name] for b in broken])
+        assert tied[name] == pytest.approx(mean, abs=0.005), name
+
+
+def test_the_order_of_tied_rows_does_not_change_any_number():
+    scores, labels = tied_sample(11, size=600, levels=2, positive_rate=0.4)
+    expected = aucnorm_scores(scores, labels, return_curve=True)
+    rng = np.random.default_rng(0)
+    for _ in range(5):
+        # Shuffle the rows within each score, keeping the scores' order.
+        keys = np.lexsort((rng.random(len(scores)), -scores))
+        assert aucnorm_scores(scores[keys], labels[keys], return_curve=True) == expected
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_distinct_scores_give_the_released_codes_aucnorm(seed):
+    """Without ties each point adds one row; the released code's sentinel (0, 1) then only
+    differs from the start point where a negative scores highest, with no width under it."""
+    rng = np.random.default_rng(seed)
+    labels = (rng.random(500) < 0.35).astype(int)
+    scores = rng.normal(labels * 0.7, 1.0)
+    _, sk_recall, _ = sklearn_precision_recall_curve(labels, scores)
+    counts = np.cumsum(labels[np.argsort(-scores)])
+    stop = int(np.argmax(counts == labels.sum())) + 1
+    released = [(Fraction(0), Fraction(1))] + [
+        (Fraction(int(tp), int(labels.sum())), Fraction(int(tp), rows + 1))
+        for rows, tp in enumerate(counts[:stop])
+    ]
+    xi = Fraction(int(labels.sum()), len(labels))
+    excess = [(recall, max(precision - xi, 0)) for recall, precision in released]
+    expected = trapezoid(excess) / (1 - xi)
+    assert aucnorm_scores(scores, labels)["aucnorm"] == pytest.approx(float(expected), abs=1e-12)
+    assert len(sk_recall) > stop  # sklearn's curve goes on past full recall; ours is cut
 
 
 def test_scores_that_reach_full_recall_at_once_without_a_tie_do_not_warn(recwarn):
@@ -154,9 +236,10 @@ def test_the_card_describes_what_the_module_computes():
     """The card's description and the module's say what a constant scorer gets."""
     card = (FOLDER / "README.md").read_text()
     description = card.split("description: >-", 1)[1].split("---", 1)[0]
-    assert "0.5" in description and "constant" in description
+    assert "0 for a constant scorer" in " ".join(description.split())
+    assert "0.5 for a constant" not in " ".join(card.split())
     with pytest.warns(UserWarning):
-        assert aucnorm_scores([1.0] * 4, [1, 0, 0, 0])["aucnorm"] == pytest.approx(0.5)
+        assert aucnorm_scores([1.0] * 4, [1, 0, 0, 0])["aucnorm"] == 0.0
 
 
 @pytest.mark.parametrize("positive_rate", [0.1, 0.3, 0.6])

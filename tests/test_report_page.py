@@ -6,6 +6,7 @@ import itertools
 import json
 import shutil
 import subprocess
+import warnings
 from collections import defaultdict
 from pathlib import Path
 
@@ -373,3 +374,124 @@ def grouped_scores_of(labels, predictions) -> dict:
     from compsem.harness.evaluation import grouped_scores
 
     return grouped_scores(labels, predictions, ["non_entailment", "entailment"], {})
+
+
+def leaderboard_lines(markdown: str, benchmark_title: str) -> list[str]:
+    section = markdown.split(f"## {benchmark_title}", 1)[1].split("\n## ", 1)[0]
+    table = section.split("### Leaderboard", 1)[1].split("\n\n")[1]
+    return table.splitlines()
+
+
+def booqa_score_run(folder: Path, scores: list[float], labels: list[int], max_length: int):
+    from compsem.metrics.aucnorm.aucnorm import aucnorm_scores
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # all scores tied
+        metric = aucnorm_scores(scores, labels)
+    settings = {
+        "method": "cosine",
+        "max_evidence": 3200,
+        "max_length": max_length,
+        "hypotheses": len(labels),
+        "max_eval_examples": None,
+    }
+    result = make_result("score", "minilm", dataset("booqa", "en"), None, settings, metric, CPU)
+    rows = [
+        {"id": f"h{i}", "label": gold, "score": score, "evidence": 1}
+        for i, (gold, score) in enumerate(zip(labels, scores, strict=True))
+    ]
+    return write_run(folder, result, rows)
+
+
+def test_a_constant_scorer_is_flagged_and_ranks_below_a_real_one_beside_chance(tmp_path):
+    """BoOQA scoring: the constant scorer (every score tied) gets AUCnorm 0, below the real
+    ranking, is flagged, and each line shows its majority and what random orders score."""
+    labels = [1, 0, 1, 1, 0, 0, 1, 0, 0, 1, 0, 1, 0, 0, 1, 0, 1, 0, 0]  # 8 of 19, ξ 0.421
+    real = [0.9, 0.2, 0.8, 0.3, 0.4, 0.1, 0.7, 0.6, 0.05, 0.65, 0.15, 0.5, 0.25, 0.35, 0.55]
+    real += [0.45, 0.75, 0.12, 0.22]
+    booqa_score_run(tmp_path / "runs" / "real", real, labels, 128)
+    booqa_score_run(tmp_path / "runs" / "constant", [1.0] * 19, labels, 2)
+    run_report([tmp_path / "runs"], tmp_path / "page")
+    markdown = (tmp_path / "page" / "index.md").read_text()
+    header, _, *lines = leaderboard_lines(markdown, "BoOQA")
+    columns = [cell.strip() for cell in header.strip("|").split("|")]
+    assert columns[6:] == ["AUCnorm", "AUCnorm chance", "AUC50%", "majority"]
+    cells = {
+        line.split("|")[4].strip(): [c.strip() for c in line.strip("|").split("|")]
+        for line in lines
+    }
+    constant, ranked = cells["rows all, max_length 2"], cells["rows all, max_length 128"]
+    assert constant[0].startswith("⚠ ") and not ranked[0].startswith("⚠")
+    assert constant[6].startswith("[0.000]")
+    assert float(ranked[6][1:6]) > float(ranked[7]) > 0.1  # above chance, which is not 0 here
+    assert constant[7] == ranked[7]  # the same labels: the same chance
+    assert constant[-1] == ranked[-1] == "0.579"  # 11 of 19 rows are false
+    assert "one score on 100%" in markdown and "AUCnorm chance: the mean AUCnorm" in markdown
+    table5 = markdown.split("### AUCnorm and the random baseline ξ", 1)[1]
+    assert "| AUCnorm | AUCnorm chance | ξ | n rows |" in table5
+    assert f"| {constant[7]} | 0.421 | 19 |" in table5
+    assert "not against ξ" in table5
+
+
+def test_a_curve_collapsed_on_a_one_label_split_is_flagged_at_its_shots(tmp_path):
+    """SETI task2_nontrivial's test split holds one label: a curve that answers it everywhere
+    past 0 shots scores 1.000 there; the line is flagged, names the shots, shows the majority
+    and says that accuracy on one label cannot rank models."""
+    shots = [0, 16, 64]
+    rows = [
+        {"shots": k, "seed": 1, "id": f"r{i}", "label": 0, "prediction": int(k == 0 and i % 3)}
+        for k in shots
+        for i in range(300)
+    ]
+    summary = {"shots": shots, "mean": [0.33, 1.0, 1.0], "std": [0.0] * 3, "count": [1] * 3}
+    settings = {
+        "metric": "accuracy",
+        "shots": shots,
+        "seeds": [1],
+        "pool_split": "few_shot",
+        "base_split": None,
+        "epochs": 3.0,
+        "eval_examples": 300,
+        "max_eval_examples": 300,
+    }
+    scores = {"points": [], "curve": {**summary, "aulc": 0.961, "aulc_std": None, "runs": 1}}
+    result = make_result(
+        "curve", "minilm", dataset("seti", "task2_nontrivial"), None, settings, scores, CPU
+    )
+    write_run(tmp_path / "runs" / "curve", result, rows)
+    run_report([tmp_path / "runs"], tmp_path / "page")
+    markdown = (tmp_path / "page" / "index.md").read_text()
+    (line,) = leaderboard_lines(markdown, "SETI")[2:]
+    assert line.startswith("| ⚠ sentence-transformers/all-MiniLM-L6-v2 | curve |")
+    assert line.endswith("| 1.000 (one label) |")
+    assert "one answer to 100% at 16, 64 shots" in markdown
+    assert "One label only in the rows scored" in markdown and "(label 0)" in markdown
+
+
+def test_a_classifier_on_a_one_label_split_says_so_and_a_balanced_one_does_not(tmp_path):
+    rng = np.random.default_rng(0)
+    for name, labels in (("one", [1] * 50), ("two", [0, 1] * 25)):
+        predictions = [int(x) for x in rng.integers(0, 2, 50)]
+        scores = grouped_scores_of(labels, predictions)
+        rows = [
+            {"id": f"r{i}", "label": gold, "prediction": guess}
+            for i, (gold, guess) in enumerate(zip(labels, predictions, strict=True))
+        ]
+        settings = {"limit": 50, "eval_examples": 50, "shots": 0, "prompt": name}
+        result = make_result("llm", "smollm2", dataset("plane", name), 1, settings, scores, CPU)
+        write_run(tmp_path / "runs" / name, result, rows)
+    run_report([tmp_path / "runs"], tmp_path / "page")
+    markdown = (tmp_path / "page" / "index.md").read_text()
+    lines = leaderboard_lines(markdown, "PLANE")[2:]
+    (one,) = [line for line in lines if "| llm | one |" in line]
+    (two,) = [line for line in lines if "| llm | two |" in line]
+    assert one.endswith("| 1.000 (one label) |") and not one.startswith("| ⚠")
+    assert two.endswith("| 0.500 |")
+
+
+def test_random_order_aucnorm_is_what_random_rankings_score():
+    from compsem.harness.leaderboard import random_order_aucnorm
+
+    assert random_order_aucnorm(8, 19) == pytest.approx(0.156, abs=0.01)
+    assert 0 < random_order_aucnorm(300, 1000) < 0.03
+    assert random_order_aucnorm(0, 19) is None and random_order_aucnorm(19, 19) is None

@@ -3,7 +3,8 @@
 Per benchmark: a leaderboard (a line per model and comparable group, mean ± std over seeds, the
 runs and rows behind it), the papers' breakdowns (accuracy per grouping field, PLANE's adjective
 class × inference type, SETI's compositional vs in-distribution twins, BoOQA's AUCnorm beside
-the random baseline ξ, the Montague tables), plots as SVG (few-shot curves with a band over
+the random baseline ξ and beside what random orders of the same labels score, the Montague
+tables), plots as SVG (few-shot curves with a band over
 seeds, bars per class, precision-recall curves, heatmaps), and the runs: every number links to
 its line there, which links the result file and per-row file of each run and gives the command
 that reruns it. The Markdown is the one source: ``page_html`` renders it, SVG inline."""
@@ -18,9 +19,15 @@ from pathlib import Path
 from compsem.builders.montague.lexicon import ADJECTIVE_TYPES, TYPE_CODES
 from compsem.builders.montague.tables import markdown_tables
 from compsem.harness import svg
-from compsem.harness.comparable import Line, rows_text
+from compsem.harness.comparable import Line, rows_evaluated, rows_text
 from compsem.harness.embed_report import score_rows
-from compsem.harness.leaderboard import TITLES, lines_by_benchmark, ordered, table
+from compsem.harness.leaderboard import (
+    TITLES,
+    lines_by_benchmark,
+    ordered,
+    random_order_aucnorm,
+    table,
+)
 from compsem.harness.report import _table, _twins, aggregate_train, fmt, mean_std
 from compsem.harness.reproduce import command_line
 from compsem.harness.results import rows_path
@@ -153,7 +160,8 @@ def curves(page: Page, benchmark: str, lines: list[tuple]) -> None:
 
 
 def aucnorm_table(page: Page, lines: list[tuple]) -> None:
-    """BoOQA Table 5: AUCnorm beside ξ, and a precision-recall curve per scoring run."""
+    """BoOQA Table 5: AUCnorm beside ξ and beside what random orders of the same labels score,
+    and a precision-recall curve per scoring run."""
     rows, plots = [], []
     for command, line in lines:
         for result, file in zip(line.runs, line.files, strict=True):
@@ -161,9 +169,14 @@ def aucnorm_table(page: Page, lines: list[tuple]) -> None:
                 continue
             xi = result["scores"].get("baseline_precision")
             method = result["settings"].get("method", "log-likelihood")
+            total = rows_evaluated(result)
+            chance = (
+                random_order_aucnorm(round(xi * total), total) if xi is not None and total else None
+            )
             rows.append(
                 [line.model, command, line.config, method]
                 + [f"[{result['scores']['aucnorm']:.3f}](#{page.anchor(command, line)})"]
+                + ["–" if chance is None else f"{chance:.3f}"]
                 + ["–" if xi is None else f"{xi:.3f}", rows_text(line.rows)]
             )
             curve = Path(file).with_name(Path(file).stem + "-pr-curve.json") if file else None
@@ -174,9 +187,16 @@ def aucnorm_table(page: Page, lines: list[tuple]) -> None:
                 text = svg.precision_recall(title, points["recall"], points["precision"], xi)
                 plots.append(page.plot(name, text, title))
     if rows:
-        header = ["model", "command", "config", "method", "AUCnorm", "ξ", "n rows"]
+        header = ["model", "command", "config", "method", "AUCnorm", "AUCnorm chance", "ξ"]
         page.parts += ["### AUCnorm and the random baseline ξ (BoOQA Table 5)"]
-        page.parts += [_table(header, rows, 4), *plots]
+        page.parts += [
+            _table([*header, "n rows"], rows, 4),
+            "ξ is the precision of a random ranking (the share of true hypotheses), the dashed "
+            "line of each precision-recall plot; AUCnorm is already the share of the area above "
+            "ξ that a model's curve covers, so read it against AUCnorm chance (the mean AUCnorm "
+            "of random orders of the same labels), not against ξ.",
+            *plots,
+        ]
 
 
 def montague(page: Page, embeds: list[tuple[str, dict]]) -> None:

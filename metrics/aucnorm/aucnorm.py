@@ -10,17 +10,26 @@ import numpy as np
 
 _DESCRIPTION = """\
 AUCnorm (Li et al., 2022, eq. 1) is the share of the area above the random baseline precision ξ
-that lies under a model's precision-recall curve: 1 for a perfect ranking, near 0 for a random
-ranking of many examples, and 0.5 for a constant scorer (all scores tied: the trapezoid from the
-sentinel (recall 0, precision 1) straight to (1, ξ); a warning says so). Unlike AUC with a fixed precision floor (AUC50%), it compares models across test sets with
-different positive rates. ξ defaults to the positive rate of the references.
+that lies under a model's precision-recall curve: 1 for a perfect ranking, 0 for a constant scorer
+(all scores tied: precision ξ at every recall; a warning says so), and near 0 for a random ranking
+of many examples (on average 0.015 for 1,000 rows with 300 positives, but 0.156 for 19 rows with 8:
+the area below ξ counts as 0, so chance is above 0 on few rows). Unlike AUC with a fixed
+precision floor (AUC50%), it compares models across test sets with different positive rates. ξ
+defaults to the positive rate of the references.
 
-The curve follows the authors' released code (sklearn's precision-recall curve as of 2021): scores
-sorted descending, one point per distinct score, precision = tp / (tp + fp), recall =
-tp / positives, cut at the first point reaching full recall, plus a sentinel point (recall 0,
-precision 1). `auc_xi` and `auc_50` keep the points with precision ≥ ξ (resp. 0.5) and integrate
-them by the trapezoid over recall; `aucnorm` integrates max(P − ξ, 0) by the trapezoid over every
-curve point and divides by 1 − ξ.
+The curve follows the authors' released code (sklearn's precision-recall curve as of 2021) where
+scores are distinct: scores sorted descending, one point per distinct score (tied rows enter
+together), precision = tp / (tp + fp), recall = tp / positives, cut at the first point reaching
+full recall. Two things differ, both about ties, so that tied scores earn no precision their rows
+do not have. The curve starts at recall 0 with the precision of the top-scored group, not at a
+sentinel precision 1 (average precision likewise credits recall up to the first point with that
+point's precision): the same as the released code when one positive scores highest, but a
+constant scorer no longer gets 0.5 from a straight line from (0, 1) to (1, ξ). And a group of tied
+rows holding k > 1 positives gets a point at each whole number of them, with positives and rows
+growing in proportion (Davis and Goadrich, 2006), rather than one straight line across the group;
+a tied group then scores about the mean of breaking its ties at random. `auc_xi` and `auc_50` keep
+the points with precision ≥ ξ (resp. 0.5) and integrate them by the trapezoid over recall;
+`aucnorm` integrates max(P − ξ, 0) by the trapezoid over every curve point and divides by 1 − ξ.
 """
 
 _KWARGS_DESCRIPTION = """
@@ -33,13 +42,14 @@ Args:
     return_curve (`bool`, defaults to `False`): also return the precision-recall curve.
 
 Returns:
-    aucnorm (`float`): ∫ max(P(R) − ξ, 0) dR / (1 − ξ), in [0, 1]; 0.5 (with a warning) when
-        all scores tie.
+    aucnorm (`float`): ∫ max(P(R) − ξ, 0) dR / (1 − ξ), in [0, 1]; 0 (with a warning) when all
+        scores tie.
     auc_xi (`float`): area under the points with precision ≥ ξ, in [0, 1].
     auc_50 (`float`): area under the points with precision ≥ 0.5 (AUC50%), in [0, 1].
     baseline_precision (`float`): the ξ used.
-    curve (`dict`, with `return_curve=True`): `recall` and `precision` (sentinel first, recall
-        ascending) and `thresholds` (the score at each point after the sentinel).
+    curve (`dict`, with `return_curve=True`): `recall` and `precision` (recall ascending, from
+        the start point at recall 0) and `thresholds` (the score at each point after the start;
+        points inside a tied group repeat its score).
 
 Examples:
     >>> aucnorm = evaluate.load("aucnorm")
@@ -125,22 +135,54 @@ def _curve(scores: np.ndarray, labels: np.ndarray) -> tuple[np.ndarray, np.ndarr
     order = np.argsort(scores)[::-1]  # descending; the order within ties does not matter
     scores = scores[order]
     true_positives = np.cumsum(labels[order])
-    # One point per distinct score: the last index of each run of equal scores.
+    # One threshold per distinct score: the last index of each run of equal scores.
     ends = np.append(np.flatnonzero(scores[1:] != scores[:-1]), len(scores) - 1)
-    true_positives = true_positives[ends]
-    stop = int(np.searchsorted(true_positives, positives)) + 1  # first point at full recall
-    ends, true_positives = ends[:stop], true_positives[:stop]
-    precision = np.concatenate(([1.0], true_positives / (ends + 1)))
-    recall = np.concatenate(([0.0], true_positives / positives))
-    return precision, recall, scores[ends]
+    stop = int(np.searchsorted(true_positives[ends], positives)) + 1  # first at full recall
+    ends = ends[:stop]
+    tp, rows, thresholds = true_positives[ends], ends + 1, scores[ends]
+    gained = np.diff(tp, prepend=0)
+    if gained.max() > 1:
+        tp, precision, thresholds = _within_ties(tp, rows, gained, thresholds)
+    else:
+        precision = tp / rows
+    # The curve starts at recall 0 with the precision of the top-scored group, which holds all
+    # the way from its first row to its last (they enter together), not with a precision of 1
+    # that no threshold gives.
+    precision = np.concatenate(([precision[0]], precision))
+    recall = np.concatenate(([0.0], tp / positives))
+    return precision, recall, thresholds
+
+
+def _within_ties(tp, rows, gained, thresholds):
+    """Points inside the groups of tied rows that hold several positives: a group's rows enter
+    together, in no order, so from one threshold to the next the positives and the rows grow
+    in proportion (Davis and Goadrich, 2006). A group gaining k > 1 positives gets a point at
+    each whole number j < k of them, with precision (tp₀ + j) / (rows₀ + j·Δrows / k), so that
+    the trapezoid's straight lines do not credit the group with a precision its rows never
+    have. Returns true positives, precision and threshold per point."""
+    points = np.maximum(gained, 1)  # k − 1 points inside the group, then the threshold itself
+    group = np.repeat(np.arange(len(tp)), points)
+    step = np.arange(len(group)) - np.repeat(np.cumsum(points) - points, points) + 1
+    k = points[group]
+    tp_before = (tp - gained)[group]
+    rows_before = np.diff(rows, prepend=0)
+    rows_before = (rows - rows_before)[group]
+    point_tp = tp_before + np.minimum(step, gained[group])
+    # k·tp / (k·rows₀ + j·Δrows) in integers: one correctly rounded division, so that points
+    # of a group whose precision is constant all equal it exactly (and thresholds give tp/rows).
+    precision = (k * point_tp) / (k * rows_before + step * (rows[group] - rows_before))
+    return point_tp, precision, thresholds[group]
 
 
 def precision_recall_curve(predictions, references) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """The precision-recall curve of the released BoOQA code.
+    """The precision-recall curve that AUCnorm integrates.
 
-    Returns `(precision, recall, thresholds)` with recall ascending: first the sentinel
-    (recall 0, precision 1), then one point per distinct score taken from the highest down, cut
-    at the first point that reaches full recall. `thresholds[i]` is the score at point `i + 1`.
+    Returns `(precision, recall, thresholds)` with recall ascending: first the start point
+    (recall 0, the precision of the top-scored group), then one point per distinct score taken
+    from the highest down, cut at the first point that reaches full recall; a group of tied
+    scores holding k > 1 positives has k − 1 points inside it too (see `_within_ties`).
+    `thresholds[i]` is the score at point `i + 1`. Without ties: the released BoOQA code's curve,
+    but for the start point's precision (1 there, whatever the top-scored row holds).
     """
     return _curve(*check_inputs(predictions, references))
 
@@ -153,7 +195,8 @@ def trapezoid(y: np.ndarray, x: np.ndarray) -> float:
 def auc_above(precision: np.ndarray, recall: np.ndarray, floor: float) -> float:
     """Trapezoid area over recall of the curve points with precision ≥ `floor` (AUC_floor).
 
-    The sentinel (precision 1) always survives; with nothing else left the area is 0.
+    The start point survives when its precision, the top-scored group's, reaches `floor`; with
+    one point or none left the area is 0.
     """
     keep = precision >= floor
     return min(1.0, trapezoid(precision[keep], recall[keep]))  # rounding can give 1 + 2e-16
@@ -182,9 +225,9 @@ def aucnorm_scores(
     precision, recall, thresholds = _curve(scores, labels)
     if scores.min() == scores.max():
         warnings.warn(
-            f"all {len(scores)} scores are tied at {scores[0]:g}: the curve is the straight line "
-            "from the sentinel (0, 1) to (1, ξ), so AUCnorm is 0.5 for a scorer that ranks "
-            "nothing; check the model's scores",
+            f"all {len(scores)} scores are tied at {scores[0]:g}: precision is the positive "
+            "rate at every recall, so AUCnorm is 0 (no better than random) for a scorer that "
+            "ranks nothing; check the model's scores",
             UserWarning,
             stacklevel=2,
         )
