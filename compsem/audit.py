@@ -313,6 +313,21 @@ def _number(value: float | None, percent: bool = False) -> str:
     return f"{100 * value:.1f}%" if percent else f"{value:.3f}"
 
 
+def _failed_unpromised(report: AuditReport) -> str:
+    """``; N informational check(s) fail (not promised): name (configs); …`` for the checks
+    that failed without being promised (none breaks the audit), or nothing where none did."""
+    failed: dict[str, list[str]] = {}
+    for audit in report.configs:
+        for check in audit.checks:
+            if check.passed is False and not check.promised:
+                failed.setdefault(check.name, []).append(audit.config)
+    if not failed:
+        return ""
+    count = sum(len(configs) for configs in failed.values())
+    named = "; ".join(f"{name} ({', '.join(configs)})" for name, configs in failed.items())
+    return f"; **{count} informational check(s) fail** (not promised): {named}"
+
+
 def render_markdown(report: AuditReport) -> str:
     """The report as Markdown: a summary, every check per config, the hypothesis-only table."""
     broken = report.broken()
@@ -327,11 +342,13 @@ def render_markdown(report: AuditReport) -> str:
     lines = [
         f"`compsem audit` checked {len(report.configs)} config(s) of {what}: "
         + (
-            "every promise holds."
+            "every promise holds"
             if not broken
             else f"**{len(broken)} broken promise(s)** in "
-            f"{', '.join(sorted({config for config, _ in broken}))}."
-        ),
+            f"{', '.join(sorted({config for config, _ in broken}))}"
+        )
+        + _failed_unpromised(report)
+        + ".",
         *(f"\n**Too small to rank models**: {warning}" for warning in too_small),
         "",
         "| config | regime | check | result | detail |",

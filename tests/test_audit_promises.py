@@ -16,6 +16,7 @@ from compsem.audit import (
     audit_folder,
     audit_release,
     audit_tables,
+    render_markdown,
 )
 from compsem.builders import BENCHMARKS
 from compsem.builders.plane.audit import AUDIT_CHECKS as PLANE_AUDIT_CHECKS
@@ -207,6 +208,40 @@ def test_a_validation_the_probe_finds_easier_than_test_breaks_the_promise():
     assert reported.passed is False and not reported.broken
     splits["validation"] = items(*rows("v", 100))  # out of distribution, as test
     assert gap_check("goood_split_1", "plane").passed
+
+
+def test_the_summary_names_failed_checks_nobody_promised():
+    """A failed informational check is no broken promise, so the audit passes; but the summary
+    says so instead of "every promise holds" alone."""
+
+    def rows(prefix: str, n: int) -> list[tuple]:
+        return [(f"a{i}", f"{prefix}n{i}", f"{prefix}h{i % 20}", 2, (i % 20) % 2) for i in range(n)]
+
+    train = items(*rows("t", 400))
+    in_distribution = items(*[(f"b{i}", *row[1:]) for i, row in enumerate(rows("t", 100))])
+    far = {"train": train, "validation": in_distribution, "test": items(*rows("e", 100))}
+    near = {**far, "validation": items(*rows("v", 100))}
+    report = audit_tables({"c": far, "d": near, "e": far}, "x")
+    assert report.ok
+    summary = render_markdown(report).splitlines()[0]
+    name = f"validation's hypothesis-only accuracy within {VALIDATION_PROBE_GAP:g} of test's"
+    assert summary.endswith(
+        f"every promise holds; **2 informational check(s) fail** (not promised): {name} (c, e)."
+    )
+    assert (
+        render_markdown(audit_tables({"d": near}, "x"))
+        .splitlines()[0]
+        .endswith("every promise holds.")
+    )
+    broken = audit_tables({"goood_split_1": far, "c": far}, "x", "plane")
+    assert (
+        render_markdown(broken)
+        .splitlines()[0]
+        .endswith(
+            f"**{len(broken.broken())} broken promise(s)** in goood_split_1; **1 informational "
+            f"check(s) fail** (not promised): {name} (c)."
+        )
+    )
 
 
 def test_without_a_train_split_the_probe_trains_on_half_of_the_first_split():

@@ -10,7 +10,8 @@ from datasets import ClassLabel, load_dataset
 
 import compsem.builders.seti.config as seti
 import compsem.builders.seti.generation as seti_generation
-from compsem.audit import audit_tables, read_export
+from compsem.audit import VALIDATION_PROBE_GAP, audit_tables, read_export
+from compsem.builders import BENCHMARKS
 from compsem.builders.seti.lexicon import load_sentence_lexicon, relation
 from compsem.builders.seti.sentences import clause_frame
 from compsem.builders.seti.splits import FEW_SHOT_SIZES, SetiSplitError
@@ -149,25 +150,54 @@ def test_compositions_chain_their_primitives(splits):
 
 @pytest.mark.parametrize("setting", SETTINGS)
 def test_train_and_test_hold_exactly_the_types_of_the_equations(splits, setting):
+    """Validation is drawn as test is: it holds test's types and rules, none of train's."""
     frames = splits[setting]
     train_types, test_types = EQUATIONS[setting]
-    for split in ("train", "validation"):
-        assert set(frames[split].inference_type) == train_types, split
+    assert not train_types & test_types
+    assert set(frames["train"].inference_type) == train_types
+    assert (
+        set(zip(frames["train"].kind, frames["train"].rule, strict=True)) == KIND_RULES[setting][0]
+    )
+    for split in ("validation", "test"):
+        assert set(frames[split].inference_type) == test_types, split
         assert (
-            set(zip(frames[split].kind, frames[split].rule, strict=True)) == KIND_RULES[setting][0]
-        )
-    assert set(frames["test"].inference_type) == test_types
-    assert set(zip(frames["test"].kind, frames["test"].rule, strict=True)) == KIND_RULES[setting][1]
+            set(zip(frames[split].kind, frames[split].rule, strict=True)) == KIND_RULES[setting][1]
+        ), split
+
+
+@pytest.mark.parametrize("setting", SETTINGS)
+def test_validation_is_drawn_as_test_is_and_shares_no_row_with_it(splits, setting):
+    """Out of distribution as test: validation is the validation fraction of the rows test is
+    drawn from, each inference type in about its share of test, sharing no row with test (nor,
+    in non-trivial settings, any sentence with train, test or few_shot)."""
+    frames = splits[setting]
+    validation, test = frames["validation"], frames["test"]
+    assert not set(validation.id) & set(test.id)
+    assert not set(zip(validation.premise, validation.hypothesis, strict=True)) & set(
+        zip(test.premise, test.hypothesis, strict=True)
+    )
+    assert abs(len(validation) / (len(validation) + len(test)) - 0.2) < 0.01
+    shares = pd.concat(
+        {split: frames[split].inference_type.value_counts(normalize=True) for split in frames},
+        axis=1,
+    ).fillna(0)
+    tolerance = 0.001 if setting in TRIVIAL else 0.05  # stratified rows, or whole sentence groups
+    assert (shares.validation - shares.test).abs().max() <= tolerance, shares
+    if setting in TRIVIAL:  # the primitives of validation, as of test, are train's
+        assert pairs(validation) <= pairs(frames["train"])
+    else:
+        others = [frame for split, frame in frames.items() if split != "validation"]
+        assert not sentences(validation) & set().union(*map(sentences, others))
+        assert set(validation.nat_rule) <= set(frames["train"].nat_rule.dropna())
 
 
 @pytest.mark.parametrize("setting", SETTINGS)
 def test_train_is_balanced_between_its_two_major_types(splits, setting):
-    frames = splits[setting]
-    training = pd.concat([frames["train"], frames["validation"]])
-    counts = training[MAJORS[setting]].value_counts()
-    assert len(counts) == 2 and counts.iloc[0] == counts.iloc[1], counts
-    validation_share = len(frames["validation"]) / len(training)
-    assert abs(validation_share - 0.2) < 0.01
+    """Appendix B's balance, after the paper's 4:1 dev share (Table 5) is left out of train:
+    the majors of train differ by no more than the rounding of that share per type."""
+    counts = splits[setting]["train"][MAJORS[setting]].value_counts()
+    types = len(EQUATIONS[setting][0])
+    assert len(counts) == 2 and abs(counts.iloc[0] - counts.iloc[1]) <= types, counts
 
 
 @pytest.mark.parametrize("config", ALL_CONFIGS)
@@ -362,16 +392,33 @@ def test_the_audit_checks_every_settings_promise_and_each_holds(seti_audit):
     _, report = seti_audit
     assert report.ok, report.broken()
     for name, setting in seti.SETTINGS.items():
-        promised = {n for n, c in checks_of(report, name).items() if c.promised}
+        promised = {n for n, c in checks_of(report, name).items() if c.promised and c.passed}
+        assert "validation holds test's inference types" in promised, name
         if setting.trivial:
-            assert "test compositions use training pairs" in promised, name
+            assert "validation and test compositions use training pairs" in promised, name
         else:
             assert {
-                "test and few-shot sentences unseen elsewhere, any role",
-                "natural rules of test seen in train",
+                "validation, test and few-shot sentences unseen elsewhere, any role",
+                "natural rules of validation, test and few-shot seen in train",
             } <= promised, name
     flagged = checks_of(report, "task3_nontrivial_rver")["splits holding one label"]
     assert "test is all" in flagged.detail and not flagged.promised
+
+
+@pytest.mark.slow
+def test_the_probe_scores_validation_as_it_scores_test(seti_audit):
+    """On the settings whose 1.1.0 validation (a holdout of train) the probe scored 0.21-0.51
+    above test, the default build's validation now scores as test does. Reported, not promised:
+    with about 40 hypotheses in Task 3's validation the gap passes 0.1 on some seeds."""
+    assert not BENCHMARKS["seti"].audit_validation_as_test
+    configs = ["task2_nontrivial", "task2_trivial", "task3_nontrivial_rver"]
+    tables, _ = seti_audit
+    report = audit_tables({name: tables[name] for name in configs}, "export", "seti")
+    assert report.ok, report.broken()
+    for name in configs:
+        (gap,) = [c for n, c in checks_of(report, name).items() if n.startswith("validation's")]
+        assert not gap.promised and gap.passed, (name, gap.detail)
+        assert gap.numbers["gap"] <= VALIDATION_PROBE_GAP
 
 
 @pytest.mark.slow
@@ -388,11 +435,24 @@ def test_the_audit_fails_on_a_planted_violation_of_each_promise(seti_audit):
     trivial["test"] = test.set_column(
         test.schema.get_field_index("s_prime_id"), "s_prime_id", pa.array(["unseen"] * len(test))
     )
+    # 1.1.0's validation: a holdout of train, its types and sentences train's
+    in_distribution = {**tables["task2_nontrivial"]}
+    in_distribution["validation"] = in_distribution["train"].slice(0, 500)
+    in_distribution["train"] = in_distribution["train"].slice(500)
     report = audit_tables(
-        {"task1_nontrivial": nontrivial, "task1_trivial": trivial}, "planted", "seti", False
+        {
+            "task1_nontrivial": nontrivial,
+            "task1_trivial": trivial,
+            "task2_nontrivial": in_distribution,
+        },
+        "planted",
+        "seti",
+        False,
     )
     broken = {(config, check.name) for config, check in report.broken()}
     assert broken >= {
-        ("task1_nontrivial", "test and few-shot sentences unseen elsewhere, any role"),
-        ("task1_trivial", "test compositions use training pairs"),
+        ("task1_nontrivial", "validation, test and few-shot sentences unseen elsewhere, any role"),
+        ("task1_trivial", "validation and test compositions use training pairs"),
+        ("task2_nontrivial", "validation holds test's inference types"),
+        ("task2_nontrivial", "validation, test and few-shot sentences unseen elsewhere, any role"),
     }

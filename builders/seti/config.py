@@ -163,7 +163,10 @@ class SetiConfig(datasets.BuilderConfig):
     )
     seed: int = build_setting(42, "base random seed; each setting derives its own generator")
     validation_fraction: float = build_setting(
-        0.2, "share of the balanced training data held out as validation (the paper's 4:1)"
+        0.2,
+        "share of the rows test is drawn from that go to validation instead (whole sentence "
+        "groups in non-trivial settings); train leaves out the same share of the balanced "
+        "training data (the paper's 4:1 train and dev, Table 5)",
     )
     test_share: float = build_setting(
         0.3, "share of source sentences dealt to the test side in non-trivial settings"

@@ -1,10 +1,14 @@
 """SETI's split regimes over a composition pool (§3.2, §4.1, §5.2, Appendix B).
 
 A setting names the inference types of its training data, as two major types, and of its test
-data. Train takes both majors, the larger down-sampled to the size of the smaller (Appendix B);
-validation is a stratified holdout of it. Test takes every row of the test types whose
-primitives were seen in train (trivial settings) or, in non-trivial settings, every row on the
-test side of the sentence partition whose natural-inference rule (boy → kid) occurs in train.
+data. Train takes both majors, the larger down-sampled to the size of the smaller (Appendix B),
+less the paper's 4:1 dev share (Table 5's train sizes). Test is drawn from every row of the test
+types whose primitives were seen in train (trivial settings) or, in non-trivial settings, every
+row on the test side of the sentence partition whose natural-inference rule (boy → kid) occurs
+in train. Validation is drawn the way test is, so it is as far out of distribution as test: the
+validation fraction of those rows (a stratified holdout in trivial settings; in non-trivial
+ones the rows of whole groups of test-side sentences, so validation and test share no
+sentence), test the rest.
 """
 
 from __future__ import annotations
@@ -13,6 +17,7 @@ from dataclasses import dataclass
 
 import numpy as np
 import pyarrow as pa
+import pyarrow.compute as pc
 
 from compsem.builders.seti.compose import (
     ALL_TYPES,
@@ -105,6 +110,43 @@ def stratified_holdout(
     return np.setdiff1d(rows, held), held
 
 
+def sentence_groups(pool: Pool, rows: np.ndarray) -> np.ndarray:
+    """For each of ``rows``, its group of sentences: the connected components of the graph whose
+    edges are the rows' natural pairs (s, s′), so rows of two groups share no sentence."""
+    table = pool.take(rows)
+    s = table["s_id"].to_numpy(zero_copy_only=False)
+    s_prime = pc.coalesce(table["s_prime_id"], table["s_id"]).to_numpy(zero_copy_only=False)
+    _, codes = np.unique(np.concatenate([s, s_prime]), return_inverse=True)
+    parent = np.arange(codes.max() + 1 if len(codes) else 0)
+
+    def root(node: int) -> int:
+        while parent[node] != node:
+            parent[node] = parent[parent[node]]
+            node = parent[node]
+        return node
+
+    edges = codes.reshape(2, len(rows)).T
+    for a, b in np.unique(edges, axis=0).tolist():
+        parent[root(a)] = root(b)
+    return np.array([root(a) for a in edges[:, 0].tolist()], dtype=np.int64)
+
+
+def group_holdout(
+    pool: Pool, rows: np.ndarray, fraction: float, rng: np.random.Generator
+) -> tuple[np.ndarray, np.ndarray]:
+    """(rest, held out): the rows of whole sentence groups (:func:`sentence_groups`), taken in a
+    random order until they come closest to ``fraction`` of ``rows``."""
+    if len(rows) == 0:
+        return rows, rows
+    group = sentence_groups(pool, rows)
+    names, sizes = np.unique(group, return_counts=True)
+    order = rng.permutation(len(names))
+    taken = np.cumsum(sizes[order])
+    count = int(np.argmin(np.abs(taken - fraction * len(rows)))) + 1
+    held = np.isin(group, names[order[:count]])
+    return rows[~held], rows[held]
+
+
 def train_rows(pool: Pool, setting: Setting, rng: np.random.Generator) -> np.ndarray:
     """Both majors, the larger down-sampled to the smaller (Appendix B)."""
     side = None if setting.trivial else TRAIN
@@ -169,12 +211,21 @@ def setting_splits(
     few_shot_size: int,
     rng: np.random.Generator,
 ) -> dict[str, np.ndarray]:
-    """Row indices of train, validation, test (and few_shot) of one setting."""
+    """Row indices of train, validation, test (and few_shot) of one setting.
+
+    Train keeps 1 − ``validation_fraction`` of the balanced training rows, as the paper's train
+    beside its dev (Table 5); the rest are left out. Validation is ``validation_fraction`` of
+    the rows test is drawn from, drawn as test is: a stratified holdout of the test types in
+    trivial settings, whole test-side sentence groups in non-trivial ones (§3.2's sentences
+    unseen in train hold for validation as for test, and validation shares none with test)."""
     balanced = train_rows(pool, setting, rng)
-    train, validation = stratified_holdout(pool, balanced, validation_fraction, rng)
-    splits = {"train": train, "validation": validation, "test": test_rows(pool, setting, train)}
-    if setting.few_shot:
-        splits["few_shot"] = few_shot_rows(pool, setting, train, few_shot_size, rng)
+    train, _ = stratified_holdout(pool, balanced, validation_fraction, rng)
+    few_shot = few_shot_rows(pool, setting, train, few_shot_size, rng) if setting.few_shot else None
+    holdout = stratified_holdout if setting.trivial else group_holdout
+    test, validation = holdout(pool, test_rows(pool, setting, train), validation_fraction, rng)
+    splits = {"train": train, "validation": validation, "test": test}
+    if few_shot is not None:
+        splits["few_shot"] = few_shot
     empty = [name for name, rows in splits.items() if len(rows) == 0]
     if empty:
         raise SetiSplitError(
