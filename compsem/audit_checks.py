@@ -337,7 +337,7 @@ def label_distribution(column: str = "label", names: list[str] | None = None) ->
 def single_label_splits(names: list[str] | None = None, column: str = "label") -> Check:
     """Informational: the splits that hold one label only. A model's accuracy there is the share
     of its predictions that are that label, so it says nothing of the other; read it beside the
-    per-label shares of predictions (SETI's −R_ver test, for one, is all entailment)."""
+    per-label shares of predictions (SETI's −R_ver test, for one, is all non_entailment)."""
     name = "splits holding one label"
 
     def check(splits: Splits) -> CheckResult:
