@@ -11,6 +11,19 @@ class HelpFormatter(argparse.ArgumentDefaultsHelpFormatter, argparse.RawDescript
     to show."""
 
     def _get_help_string(self, action: argparse.Action) -> str:
-        if action.default is None or action.default is False:
+        text = action.help or ""
+        shown = action.option_strings or action.nargs in (argparse.OPTIONAL, argparse.ZERO_OR_MORE)
+        if (
+            action.default in (None, False, argparse.SUPPRESS)
+            or not shown
+            or "default" in text  # the help says what the default is, in words
+        ):
             return action.help
-        return super()._get_help_string(action)
+        default = action.default
+        if isinstance(default, float):
+            value = f"{default:g}"  # 0.1667, not 0.16666666666666666
+        elif isinstance(default, (list, tuple)):
+            value = " ".join(map(str, default)).replace("%", "%%")  # as typed, not a repr
+        else:
+            value = "%(default)s"
+        return f"{text} (default: {value})"

@@ -51,6 +51,10 @@ def test_build_help_documents_the_inputs():
         "--original-release",
     ):
         assert flag in result.stdout
+    text = " ".join(result.stdout.split())  # unwrapped
+    # a default is shown once, readably: not after a help that states it, not as a float's repr
+    assert "default: one per available core)" in text and "core) (default:" not in text
+    assert "(default: 0.166667)" in text and "0.16666666" not in text
 
 
 def test_doctor_reports_every_resource_found(capsys):
