@@ -18,7 +18,6 @@ from compsem.doctor import format_checks, run_checks
 from compsem.export import export_benchmark, export_kind, export_summary, kept_summary
 from compsem.harness import cli as harness_cli
 from compsem.harness import embed_cli
-from compsem.harness.baseline_runs import check_targets, run_baselines
 from compsem.harness.baselines import selected
 from compsem.harness.device import busy_cpu_hint
 from compsem.help_format import HelpFormatter
@@ -90,7 +89,7 @@ def run_demo(args: argparse.Namespace, runs: list, log: Path) -> int:
         print(f"\nExported to {out}/ — load_dataset({str(out)!r}, {example!r})")
     print("\n## Reference baselines (compsem baselines --quick)\n")
     exports = {name: args.out / name for name in args.benchmarks}
-    run_baselines(runs, exports, args.out / "baselines", quick=True)
+    baseline_runs().run_baselines(runs, exports, args.out / "baselines", quick=True)
     total = time.perf_counter() - started
     print(f"\nDemo done in {total / 60:.1f} min; exports in {args.out}/, library logs in {log}")
     return 0
@@ -109,6 +108,14 @@ def exports_folder(text: str) -> Path:
     return path
 
 
+def baseline_runs():
+    """The baselines' runner, imported when a command runs them: it imports torch and
+    transformers, which would add seconds to every ``compsem`` command, ``--help`` included."""
+    from compsem.harness import baseline_runs  # imports torch and transformers
+
+    return baseline_runs
+
+
 def check_baseline_targets(
     names: list[str], exports: Path, runs: list, out: Path, quick: bool
 ) -> None:
@@ -117,7 +124,7 @@ def check_baseline_targets(
     where other jobs keep the CPU busy (``busy_cpu_hint``)."""
     for name in names:
         check_output_folder(exports / name, export_kind(BENCHMARKS[name]))
-    check_targets(runs, out, quick)
+    baseline_runs().check_targets(runs, out, quick)
     hint = busy_cpu_hint()
     if hint:
         print(hint, file=sys.stderr)
@@ -158,7 +165,7 @@ def cmd_baselines(args: argparse.Namespace) -> int:
         for name in names:
             build_or_keep(name, args.exports / name)
         exports = {name: args.exports / name for name in names}
-        run_baselines(runs, exports, args.out, args.quick, args.max_rows)
+        baseline_runs().run_baselines(runs, exports, args.out, args.quick, args.max_rows)
     return 0
 
 

@@ -112,6 +112,7 @@ HEAVY_COMPSEM = (
     "compsem.metrics.consistency.",
     "compsem.metrics.few_shot_curve.",
     "compsem.harness.commands",  # fine-tuning imports torch and transformers
+    "compsem.harness.baseline_runs",  # runs the harness commands: torch and transformers
     "compsem.harness.llm_run",  # loading a causal LM imports torch and transformers
     "compsem.hub",  # from compsem/__init__.py: `import compsem` stays cheap
 )
