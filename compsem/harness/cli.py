@@ -11,7 +11,7 @@ import argparse
 from collections.abc import Callable
 from pathlib import Path
 
-from compsem.harness.device import DEVICES, PRECISIONS
+from compsem.harness.device import add_device_arguments
 from compsem.harness.llm_cli import add_llm_commands
 from compsem.harness.offline_models import model_argument
 from compsem.harness.presets import PRESETS
@@ -42,15 +42,12 @@ def _data_arguments(parser: argparse.ArgumentParser, config_default: str | None 
     )
 
 
-def _device_arguments(parser: argparse.ArgumentParser) -> None:
+def _preset_argument(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
-        "--device", choices=DEVICES, default="auto", help="auto: cuda, else mps, else cpu"
-    )
-    parser.add_argument(
-        "--precision",
-        choices=PRECISIONS,
+        "--preset",
         default="auto",
-        help="auto: bf16 on GPUs that have it, fp16 on other GPUs, fp32 on CPU",
+        choices=["auto", *PRESETS],
+        help="the paper's settings; auto picks them from the config's columns",
     )
 
 
@@ -64,12 +61,7 @@ def _training_arguments(parser: argparse.ArgumentParser) -> None:
         metavar="SEED",
         help="one run per seed",
     )
-    parser.add_argument(
-        "--preset",
-        default="auto",
-        choices=["auto", *PRESETS],
-        help="the paper's settings; auto picks them from the config's columns",
-    )
+    _preset_argument(parser)
     parser.add_argument(
         "--input", dest="input_form", choices=INPUT_FORMS, help="single sentence or a pair"
     )
@@ -92,7 +84,7 @@ def _training_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--max-length", type=bounded(int, 1), help="default: the preset's (PLANE 12)"
     )
-    _device_arguments(parser)
+    add_device_arguments(parser)
 
 
 def _inference_arguments(
@@ -116,7 +108,7 @@ def _inference_arguments(
         parser.add_argument(
             "--max-length", type=bounded(int, 1), default=max_length, help="in tokens"
         )
-    _device_arguments(parser)
+    add_device_arguments(parser)
 
 
 # What every command passes on; then each command's own arguments, by their argparse names.
@@ -209,7 +201,12 @@ def add_commands(subparsers) -> None:
     curve.add_argument(
         "--shots", type=bounded(int, 0), nargs="+", metavar="K", help="default: the preset's grid"
     )
-    curve.add_argument("--metric", choices=["accuracy", "macro_f1"], default="accuracy")
+    curve.add_argument(
+        "--metric",
+        choices=["accuracy", "macro_f1"],
+        default="accuracy",
+        help="the test score of each point of the curve (and its area, AULC)",
+    )
     curve.add_argument("--pool-split", help="split whose prefixes are the k-shot sets")
     curve.add_argument(
         "--base-split",
@@ -236,7 +233,7 @@ def add_commands(subparsers) -> None:
         metavar="MODEL_LABEL=OURS",
         help="map model labels the names do not (e.g. LABEL_0=entailment)",
     )
-    zero.add_argument("--preset", default="auto", choices=["auto", *PRESETS])
+    _preset_argument(zero)
     _inference_arguments(zero, batch_size=64, max_length=None)
     zero.set_defaults(handler=cmd_zero_shot)
 

@@ -10,6 +10,19 @@ DEVICES = ("auto", "cpu", "cuda", "mps")
 PRECISIONS = ("auto", "fp32", "bf16", "fp16")
 
 
+def add_device_arguments(parser) -> None:
+    """``--device`` and ``--precision``, as every command that runs a model takes them."""
+    parser.add_argument(
+        "--device", choices=DEVICES, default="auto", help="auto: cuda, else mps, else cpu"
+    )
+    parser.add_argument(
+        "--precision",
+        choices=PRECISIONS,
+        default="auto",
+        help="auto: bf16 on GPUs that have it, fp16 on other GPUs, fp32 on CPU",
+    )
+
+
 @dataclass(frozen=True)
 class Placement:
     """A device (``cpu``, ``cuda``, ``mps``) and a precision (``fp32``, ``bf16``, ``fp16``)."""

@@ -6,7 +6,7 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
-from compsem.harness.device import DEVICES, PRECISIONS
+from compsem.harness.device import add_device_arguments
 from compsem.harness.lm_eval_tasks import write_tasks
 from compsem.harness.offline_models import (
     OFFLINE_MODELS,
@@ -120,10 +120,7 @@ def _llm_parser(subparsers) -> None:
     llm.add_argument(
         "--backend", choices=["hf", "vllm"], default="hf", help="vllm: GPUs, not tested here"
     )
-    llm.add_argument("--device", choices=DEVICES, default="auto")
-    llm.add_argument(
-        "--precision", choices=PRECISIONS, default="auto", help="auto: bf16 on GPUs, fp32 on CPU"
-    )
+    add_device_arguments(llm)
     llm.set_defaults(handler=cmd_llm)
 
 
