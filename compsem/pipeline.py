@@ -138,8 +138,8 @@ def parquet_shards(folder: str | Path, schema, adapter: Callable) -> ParquetWrit
 
 class LocalExecutor(LocalPipelineExecutor):
     """datatrove's local executor; ``quiet`` keeps the tasks' logs in their files under
-    ``logging_dir/logs`` and the executor's own progress and statistics off the console (a
-    failing task still raises)."""
+    ``logging_dir/logs`` and the executor's own progress, statistics and tracebacks off the
+    console (a failing task still raises, and the command reports its error)."""
 
     def __init__(self, *args, quiet: bool = True, **kwargs):
         super().__init__(*args, **kwargs)
@@ -155,6 +155,11 @@ class LocalExecutor(LocalPipelineExecutor):
             logger.enable("datatrove.executor")
 
     def _run_for_rank(self, rank: int, local_rank: int = 0, node_rank: int = -1):
+        if self.quiet:
+            # In a worker process too (``run`` disables them in this one only): a failing task
+            # would print datatrove's traceback, with every local variable, before the error
+            # it raises reaches the command, which names what is wrong. ``run`` re-enables them.
+            logger.disable("datatrove.executor")
         # datatrove prints a task's INFO logs only for local rank 0; the rank is used for
         # nothing else.
         return super()._run_for_rank(rank, max(local_rank, int(self.quiet)), node_rank)

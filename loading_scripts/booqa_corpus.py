@@ -147,12 +147,13 @@ def _datetime(text: str) -> dt.date:
 
 def article_adapter(self, data: dict, path: str, id_in_file) -> dict:
     """datatrove adapter: a dated article as a Document (text, id, metadata ``date``)."""
-    where = f"Article {data.get(self.id_key)!r} ({record_location(self, path, id_in_file)})"
+    article_id = data.get(self.id_key)
+    named = f"Article {article_id!r}" if article_id is not None else "The article"
+    where = f"{named} ({record_location(self, path, id_in_file)})"
     if "text" not in data and self.text_key not in data:
         raise NewsCorpusError(f"{where} has no {self.text_key!r} field; give each article a text.")
     # news_readers sets date_key on its readers (a Hub dataset may call its column otherwise)
     date = parse_date(data.get(getattr(self, "date_key", "date")), where)
-    article_id = data.get(self.id_key)
     return {
         "text": data.get(self.text_key) or "",
         "id": str(article_id) if article_id is not None else f"{path}/{id_in_file}",

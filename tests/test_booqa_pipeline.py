@@ -146,6 +146,24 @@ def test_an_undated_article_is_named_with_its_line(tmp_path):
     )
 
 
+def test_a_failing_task_prints_the_error_alone(tmp_path, capfd):
+    """datatrove logged a failing task's traceback, with every local variable, on the console
+    before the command's own error; the console now holds no traceback, and an article without
+    an id is named by where it is."""
+    rows = [dict(INVENTED[0]), {"date": INVENTED[1]["date"]}]
+    corpus = write_jsonl(tmp_path / "news.jsonl", rows)
+    export_fails(
+        tmp_path,
+        corpus,
+        NewsCorpusError,
+        r"^The article \(.*news.jsonl, line 2\) has no 'text' field",
+        tasks=2,
+        workers=2,
+    )
+    console = capfd.readouterr()
+    assert "Traceback" not in console.err and "datatrove" not in console.err, console.err
+
+
 def test_an_unparseable_date_is_named_with_the_fix(tmp_path):
     rows = [dict(INVENTED[0]), {**INVENTED[1], "date": "3rd of March"}]
     corpus = write_jsonl(tmp_path / "news.jsonl", rows)
