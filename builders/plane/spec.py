@@ -42,7 +42,10 @@ REGIME_DESCRIPTIONS = {
     "intersective and subsective adjectives disagree.",
     "in_distribution": "In-distribution (Appendix D): adjectives, nouns and hypernyms shared "
     "with train, adjective-noun phrases disjoint.",
-    "two_shot": "Two-shot prompts (§4): two labelled premises and one masked hypothesis.",
+    "two_shot": "Two-shot prompts (§4): two labelled premises and one masked hypothesis, each "
+    "triplet under every template and verbaliser (2 × 3, as many rows each), so a score over "
+    "the whole config is the mean over those six prompt settings, as PLANE's Table 4 averages "
+    "its F1 over them (`compsem prompt` gives each setting and their spread).",
     "original_goood": "The published GOoD split, read from the original release.",
     "original_one_it": "The published One-IT split, read from the original release.",
 }
