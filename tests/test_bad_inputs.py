@@ -381,6 +381,18 @@ def test_bad_command_lines_get_one_clear_error_and_touch_nothing(name, area, cap
     assert snapshot(area) == before
 
 
+def test_a_bad_plane_lexicon_is_refused_before_the_corpus_is_parsed(area, capsys, monkeypatch):
+    """The lexicon was read only after the corpus was parsed (minutes on the embedded one)."""
+    from compsem.builders.plane import extraction
+
+    def parse(*args, **kwargs):
+        raise AssertionError("the corpus was parsed before the lexicon was read")
+
+    monkeypatch.setattr(extraction, "run_in_cache", parse)
+    assert main(["build", "plane", "--out", "o", "--lexicon", "bad-class.tsv"]) == 2
+    assert "line 1: unknown class 'X'" in capsys.readouterr().err
+
+
 METRIC_CASES = {
     "curve-empty": (lambda: few_shot_curve([], []), "are empty"),
     "curve-huge-shots": (

@@ -9,6 +9,7 @@ import datasets
 from compsem.builders.plane.compounds import COMPOUND_RULES
 from compsem.loading_scripts.embedded_corpora import EMBEDDED
 from compsem.pipeline import PipelineConfig
+from compsem.resources.lexicon import load_adjective_lexicon
 from compsem.settings import build_setting
 
 LABEL_NAMES = ["non_entailment", "entailment"]
@@ -173,6 +174,10 @@ class PlaneConfig(PipelineConfig):
                 "test_fraction and validation_fraction must be positive and sum to less than 1, "
                 f"got {self.test_fraction} and {self.validation_share}."
             )
+        if self.lexicon is not None:
+            # read now, so a malformed lexicon is one error before the corpus is parsed
+            # (minutes on the embedded corpus), not after
+            load_adjective_lexicon(self.lexicon)
 
 
 def _resampled(regime: str, stem: str) -> list[PlaneConfig]:
