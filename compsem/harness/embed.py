@@ -176,6 +176,10 @@ def run_embed(
             f"no phrase set {unknown or []} in the {vocabulary} vocabulary: choose from "
             f"{list(available)}"
         )
+    specs = [model for model in models if isinstance(model, str)]
+    repeated = sorted({spec for spec in specs if specs.count(spec) > 1})
+    if repeated:
+        raise ModelError(f"--model {repeated[0]} is given twice: pass each model once")
     names = list(dict.fromkeys(phrase_sets))
     loaded = {name: load_config(str(dataset), available[name], revision) for name in names}
     sets = [phrase_set(name, data.splits["test"]) for name, data in loaded.items()]
@@ -186,10 +190,13 @@ def run_embed(
             if isinstance(model, Encoder)
             else load_encoder(model, pooling, device, batch_size)
         )
+        # checked as each model loads, before it embeds tens of thousands of phrases
+        labels = [row["label"] for row in rows]
+        if encoder.label in labels:
+            raise ModelError(
+                f"two models share a row label ({encoder.label!r}): name them apart as LABEL=MODEL"
+            )
         rows.append(consistency_results(encoder, sets))
-    labels = [row["label"] for row in rows]
-    if len(set(labels)) != len(labels):
-        raise ModelError(f"two models share a row label ({labels}): name them apart as LABEL=MODEL")
     first = next(iter(loaded.values()))
     report = {
         "benchmark": "montague",
