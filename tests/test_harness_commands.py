@@ -14,6 +14,7 @@ import torch
 
 from compsem.cli import main
 from compsem.harness.commands import default_model
+from compsem.harness.probing import run_score
 from compsem.harness.results import read_results, result_name, rows_path
 from compsem.ownership import MARKER, OutputFolderError
 from tests.harness_data import compsem, minilm_with_head, tiny_booqa_export, tiny_plane_export
@@ -233,6 +234,14 @@ def test_prompt_reads_the_first_prediction_at_the_mask(plane, tmp_path):
             logits = model(**ids).logits[0]
         at_mask = logits[ids["input_ids"][0] == tokenizer.mask_token_id][0]
         assert word == token_word(tokenizer.convert_ids_to_tokens(int(at_mask.argmax())))
+
+
+def test_score_nli_refuses_a_model_without_entailment_before_reading_data(tmp_path):
+    """--method nli with a model that has no entailment label failed only once every evidence
+    pair was scored; it now fails before the dataset is read (this one does not exist)."""
+    with pytest.raises(ValueError, match="the model has no entailment label"):
+        run_score(str(tmp_path / "no-export"), "en", tmp_path / "out", method="nli")
+    assert not (tmp_path / "out").exists()
 
 
 def test_score_ranks_stated_hypotheses_first_by_max_cosine(booqa, tmp_path):

@@ -267,6 +267,16 @@ def run_score(
     check_writable(result_files(out, "score", config, beside=[PR_CURVE, ".png"]))
     model = model or default_model()
     placement = resolve(device, precision)
+    if method != "cosine":
+        # read before the data: a model without an entailment label fails now, not once its
+        # evidence pairs are scored
+        try:
+            scoring.entailment_index(transformers.AutoConfig.from_pretrained(model).id2label or {})
+            method = "nli"
+        except ValueError:
+            if method == "nli":
+                raise
+            method = "cosine"
     bench = load_benchmark(dataset, config, revision, "booqa")
     test = cap(bench.split(split), max_eval_examples, "--max-eval-examples")
     if bench.schema.evidence is None or "hypothesis" not in test.column_names:
@@ -274,10 +284,6 @@ def run_score(
             f"config {config!r} has no hypothesis and evidence columns: scoring is for BoOQA "
             "configs such as en"
         )
-    if method == "auto":
-        config_labels = transformers.AutoConfig.from_pretrained(model).id2label or {}
-        names = {str(name).lower() for name in config_labels.values()}
-        method = "nli" if "entailment" in names else "cosine"
     limit = max_evidence or bench.preset.max_evidence
     premises, hypotheses, owners, pairs = scoring.evidence_pairs(
         list(test["hypothesis"]), list(test[bench.schema.evidence]), limit
