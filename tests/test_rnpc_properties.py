@@ -5,6 +5,7 @@ relation and a privative's scope) and checked against the categories, kinds, att
 effects the shipped lexicon gives each row's modifiers.
 """
 
+import itertools
 import os
 import subprocess
 import sys
@@ -553,9 +554,11 @@ def test_split_sizes_and_modifiers_disjoint_by_position(rnpc_export, task):
     assert len(splits["validation"]) == defaults.validation_size
     assert len(splits["test"]) == SIZE - defaults.train_size - defaults.validation_size
     for position in ("modifier1", "modifier2"):
-        seen = set(splits["train"][position]) | set(splits["validation"][position])
-        assert not seen & set(splits["test"][position]), position
-    assert not set(splits["train"].id) & set(splits["validation"].id)
+        # validation is drawn from test's side of the split: out of distribution as test is
+        held_out = set(splits["validation"][position]) | set(splits["test"][position])
+        assert not set(splits["train"][position]) & held_out, position
+    for first, second in itertools.combinations(splits.values(), 2):
+        assert not set(first.id) & set(second.id)
     # a modifier may change position across the split, as in the paper
     assert set(splits["train"].modifier1) & set(splits["test"].modifier2)
 
@@ -610,9 +613,31 @@ def test_compsem_audit_finds_every_regime_promise_kept(rnpc_export):
     assert report.ok, report.broken()
     names = {check.name for audit in report.configs for check in audit.checks}
     assert {
-        "M1 modifiers of test never M1 in train or validation",
+        "M1 modifiers of train never M1 in validation or test",
         "labels follow their rules",
     } <= names
+
+
+@pytest.mark.parametrize("task", TASKS)
+def test_the_audit_breaks_on_a_validation_drawn_from_trains_modifiers(rnpc_export, task):
+    """Up to 3.10.3 validation was drawn from train's side of the modifier split, so it selected
+    models in distribution while test measured them out of it: the audit now promises no
+    modifier of train in validation, and a validation of train-side rows breaks the promise."""
+    from compsem.builders.rnpc.audit import AUDIT_CHECKS
+
+    splits = {
+        split: pa.Table.from_pandas(frame, preserve_index=False)
+        for split, frame in read_config(rnpc_export, task).items()
+    }
+
+    def disjoint(splits):
+        results = [check(splits) for check in AUDIT_CHECKS["split"]]
+        return [result.passed for result in results if "modifiers of train" in result.name]
+
+    assert disjoint(splits) == [True, True]
+    planted = {**splits, "train": splits["train"].slice(0, 100)}
+    planted["validation"] = splits["train"].slice(100)
+    assert disjoint(planted) == [False, False]
 
 
 def test_the_audit_probes_epc_on_its_event_alone(rnpc_export):

@@ -92,8 +92,9 @@ class RnpcConfig(datasets.BuilderConfig):
     Args:
         task: ``spte``, ``mpte`` or ``epc``.
         regime: ``split`` (§6, Appendix A: ``train`` of ``train_size`` items whose prefixes are
-            the learning-curve subsets, ``validation``, and ``test`` = the rest; no modifier
-            occurs in the same position, M1 or M2, in train or validation and in test),
+            the learning-curve subsets, and ``validation`` and ``test``, drawn from the other
+            side of the modifier split: no modifier of train occurs in the same position, M1 or
+            M2, in validation or test, so validation is as far out of distribution as test),
             ``challenge`` (§5: the same items as one ``test`` split), or ``original`` (the
             published RNPC CSVs, read from ``original_release``).
     """
@@ -127,7 +128,7 @@ class RnpcConfig(datasets.BuilderConfig):
     train_size: int = build_setting(200, "training items of the split configs (§6 used 200)")
     validation_size: int = build_setting(500, "validation items of the split configs")
     train_modifier_share: float = build_setting(
-        0.25, "share of each position's modifiers (per category) kept for train and validation"
+        0.25, "share of each position's modifiers (per category) kept for train"
     )
     original_release: str | None = build_setting(
         None, "folder of the original RNPC CSVs: adds the original_* configs", metavar="DIR"

@@ -20,10 +20,10 @@ from compsem.builders.rnpc.tasks import (
     TaskInputs,
     balance_cells,
     generate,
-    label_quotas,
     learning_curve_order,
     spread_take,
     strata,
+    successive_quotas,
     task_inputs,
     usable,
 )
@@ -147,38 +147,42 @@ def _task_splits(key: tuple) -> dict[str, pa.Table]:
     inputs, _ = load_inputs(config.lexicon, config.nouns, config.events, config.cooccurrence)
     sides = modifier_sides(config.task, inputs, config.train_modifier_share, _rng(config, 0))
     n_labels = len(LABEL_NAMES[config.task])
-    held = label_quotas(config.train_size + config.validation_size, n_labels)
-    # the test side takes the rest of each label's share, so the union is balanced too
-    rest = [
-        whole - part for whole, part in zip(label_quotas(config.size, n_labels), held, strict=True)
-    ]
+    test_size = config.size - config.train_size - config.validation_size
+    held, validation_quotas, test_quotas = successive_quotas(
+        [config.train_size, config.validation_size, test_size], n_labels
+    )
+    # the test side holds validation and test, whose rows it is split into below
+    rest = [sum(pair) for pair in zip(validation_quotas, test_quotas, strict=True)]
     try:
-        train_side = generate(
+        train = generate(
             config.task, inputs, sides["m1_train"], sides["m2_train"], held, _rng(config, 1)
         )
     except ValueError as error:
         raise ValueError(
             f"{error} (train side of the modifier split: raise --train-modifier-share or lower "
-            "--validation-size)"
+            "--train-size)"
         ) from None
-    test = generate(config.task, inputs, sides["m1_test"], sides["m2_test"], rest, _rng(config, 2))
-    rng = _rng(config, 3)
-    labels = np.array([row["label"] for row in train_side])
-    cells = balance_cells(
-        *(np.array([row[key] for row in train_side]) for key in ("combo", "rule"))
+    test_side = generate(
+        config.task, inputs, sides["m1_test"], sides["m2_test"], rest, _rng(config, 2)
     )
+    # validation is drawn from the test side (its rows, not test's), so it selects models on
+    # modifiers train never saw, as far out of distribution as test
+    rng = _rng(config, 3)
+    labels = np.array([row["label"] for row in test_side])
+    cells = balance_cells(*(np.array([row[key] for row in test_side]) for key in ("combo", "rule")))
     validation = np.concatenate(
         [
             np.flatnonzero(labels == label)[spread_take(cells[labels == label], quota, rng)]
-            for label, quota in enumerate(label_quotas(config.validation_size, n_labels))
+            for label, quota in enumerate(validation_quotas)
         ]
     )
     held_out = set(validation.tolist())
-    train = [row for index, row in enumerate(train_side) if index not in held_out]
     return {
         "train": learning_curve_order(to_table(config.task, train), rng),
-        "validation": to_table(config.task, [train_side[i] for i in np.sort(validation)]),
-        "test": to_table(config.task, test),
+        "validation": to_table(config.task, [test_side[i] for i in np.sort(validation)]),
+        "test": to_table(
+            config.task, [row for index, row in enumerate(test_side) if index not in held_out]
+        ),
     }
 
 

@@ -203,12 +203,28 @@ CHANGELOG = {
     "3.10.3": "The rule agreement report's line over all tasks gives rows and coverage only: "
     "agreement stays per task, as SPTE and MPTE have two labels and EPC three (the pooled share "
     "it gave, 0.833 on issue 25's development half, mixed the two). Generated rows unchanged.",
+    "4.0.0": "validation is as far out of distribution as test: up to 3.10.3 it was drawn from "
+    "train's side of the modifier split (62 of its 101 M1 words occurred in train), so it "
+    "selected models in distribution while test measured them out of it. Train now takes its "
+    "train_size items from its side of the split, and validation is drawn from the items of "
+    "the other side (spread over their (combo, rule) cells), test keeping the rest: no "
+    "modifier of train occurs in the same position in validation or test, validation shares no "
+    "row with test, and train, validation and test (and their union) are each balanced to "
+    "within one item per label. The audit's hypothesis-only probe, validation against test: "
+    "SPTE 0.528 / 0.561, MPTE 0.602 / 0.557, EPC 0.586 / 0.567 (default inputs). Every split "
+    "and challenge config is redrawn (rules, labels, mix and sizes unchanged); on the "
+    "challenge configs the probe reads SPTE 0.698, MPTE 0.662, EPC 0.612 (bound 0.70; four "
+    "build seeds: SPTE 0.692 to 0.698). Transfer to the human dev half "
+    "(perf/rnpc_transfer.py, 3 seeds): SPTE 0.841, MPTE 0.724, EPC 0.546 (3.10.3: 0.841, "
+    "0.724, 0.517); builds at seeds 1 and 2: SPTE 0.823 and 0.839, EPC 0.533 and 0.526, so "
+    "EPC's rise is the draw's.",
 }
 REGIME_DESCRIPTIONS = {
     "split": "Learning-curve split (§6): train ({train} items; its prefixes of "
     + ", ".join(map(str, LEARNING_CURVE_SIZES))
-    + " are the learning-curve subsets), validation, and test = the rest; no modifier occurs in "
-    "the same position (M1 or M2) in train or validation and in test.",
+    + " are the learning-curve subsets), then validation and test, drawn from the other side of "
+    "the modifier split: no modifier of train occurs in the same position (M1 or M2) in "
+    "validation or test, and validation shares no row with test.",
     "challenge": "Challenge set (§5): every generated item as one test split, for models never "
     "trained on the task.",
     "original": "The published RNPC items, read from the original CSVs.",

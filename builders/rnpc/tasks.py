@@ -425,6 +425,20 @@ def label_quotas(total: int, n_labels: int) -> list[int]:
     return [total // n_labels + (index < total % n_labels) for index in range(n_labels)]
 
 
+def successive_quotas(totals: list[int], n_labels: int) -> list[list[int]]:
+    """Equal shares of each of several parts, each part's remainder going to the labels that
+    have fewest so far: every part, and the union of every prefix of parts, is balanced to
+    within one item per label."""
+    so_far = np.zeros(n_labels, dtype=np.int64)
+    parts = []
+    for total in totals:
+        quota = np.full(n_labels, total // n_labels, dtype=np.int64)
+        quota[np.argsort(so_far, kind="stable")[: total % n_labels]] += 1
+        so_far += quota
+        parts.append(quota.tolist())
+    return parts
+
+
 def spread_take(groups: np.ndarray, count: int, rng: np.random.Generator) -> np.ndarray:
     """``count`` indices spread as evenly as possible over the groups (smallest groups filled
     first, the rest shared), random within each group."""
