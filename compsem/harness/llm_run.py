@@ -244,12 +244,13 @@ def run_llm(
 
 def score(backend, path, tokenizer, requests, placement, batch_size, max_length, progress):
     """Choice log-likelihoods by the chosen backend, the passes taken, the length limit used,
-    the seconds the scoring took and how many rows' prompts were cut to the limit (None where
-    the backend does not say: vLLM)."""
+    the seconds the scoring took and how many rows' prompts were cut to the limit."""
     start = time.perf_counter()
     if backend == "vllm":
-        scored, passes = score_with_vllm(path, tokenizer, requests, placement.precision, max_length)
-        return scored, passes, max_length, time.perf_counter() - start, None
+        scored, passes, limit, cut = score_with_vllm(
+            path, tokenizer, requests, placement.precision, max_length
+        )
+        return scored, passes, limit, time.perf_counter() - start, cut
     causal = load_causal_lm(path, placement)
     length = max_length or _model_max_length(causal)
     start = time.perf_counter()  # the hf backend's time is the scoring alone

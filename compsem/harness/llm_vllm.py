@@ -1,7 +1,8 @@
 """``compsem llm --backend vllm``: the same log-likelihoods from vLLM's prompt log-probabilities,
-for GPUs. NOT EXERCISED by compsem's tests: vLLM needs a CUDA GPU and is not installed where
-they run. It follows lm-eval's vLLM backend: each (context, choice) is one prompt, scored by the
-log-probabilities vLLM reports for the prompt's own tokens (``prompt_logprobs``).
+for GPUs. It follows lm-eval's vLLM backend: each (context, choice) is one prompt, scored by the
+log-probabilities vLLM reports for the prompt's own tokens (``prompt_logprobs``). vLLM needs a
+CUDA GPU and is not installed where compsem's tests run: they check compsem's bookkeeping around
+it with a stand-in engine, NOT vLLM's own scores.
 """
 
 from __future__ import annotations
@@ -13,8 +14,10 @@ from compsem.harness.llm import PairEncoder, Request
 
 def score_with_vllm(
     model: str, tokenizer, requests: Sequence[Request], precision: str, max_length: int | None
-) -> tuple[list[list[float]], int]:
-    """Each request's choice log-likelihoods, and the number of prompts vLLM scored."""
+) -> tuple[list[list[float]], int, int, int]:
+    """Each request's choice log-likelihoods, the number of prompts vLLM scored, the length
+    limit it scored them under, and how many rows had a prompt cut to that limit (its first
+    tokens dropped, as the hf backend and lm-eval do)."""
     try:
         # vLLM is a large optional GPU dependency: imported only for this backend.
         from vllm import LLM, SamplingParams  # an optional GPU backend, not installed by default
@@ -27,12 +30,14 @@ def score_with_vllm(
     engine = LLM(model=model, dtype=dtype, max_model_len=max_length)
     limit = engine.llm_engine.model_config.max_model_len
     encoder = PairEncoder(tokenizer)
-    prompts, owners = [], []
+    prompts, owners, cut = [], [], set()
     for row, request in enumerate(requests):
         for choice, continuation in enumerate(request.continuations):
             context, tokens = encoder.pair(request.context, continuation)
-            whole = (context + tokens)[-limit:]
-            prompts.append(TokensPrompt(prompt_token_ids=whole))
+            whole = context + tokens
+            if len(whole) > limit:
+                cut.add(row)
+            prompts.append(TokensPrompt(prompt_token_ids=whole[-limit:]))
             owners.append((row, choice, len(tokens)))
     params = SamplingParams(temperature=0, max_tokens=1, prompt_logprobs=1)
     outputs = engine.generate(prompts, params)
@@ -43,4 +48,4 @@ def score_with_vllm(
         scores[row][choice] = sum(
             found[i][ids[i]].logprob for i in range(len(ids) - length, len(ids))
         )
-    return scores, len(prompts)
+    return scores, len(prompts), limit, len(cut)
