@@ -700,3 +700,11 @@ def test_every_prefix_of_every_split_is_representative(rnpc_export):
     """Splits are stored shuffled, stratified: the first 100 rows of each hold every label and
     grouping field within 10 points of its share (so `--limit 100` scores a fair sample)."""
     assert unrepresentative_prefixes(rnpc_export) == {}
+
+
+def test_a_validation_size_of_zero_writes_no_validation_split(tmp_path):
+    """--validation-size 0 wrote an empty split, which datasets refuses ("Instruction
+    'validation' corresponds to no data"): the split is left out."""
+    export_benchmark("rnpc", tmp_path / "out", ["spte"], size=400, validation_size=0)
+    splits = read_config(tmp_path / "out", "spte")
+    assert set(splits) == {"train", "test"} and len(splits["test"]) == 200

@@ -177,13 +177,16 @@ def _task_splits(key: tuple) -> dict[str, pa.Table]:
         ]
     )
     held_out = set(validation.tolist())
-    return {
+    splits = {
         "train": learning_curve_order(to_table(config.task, train), rng),
         "validation": to_table(config.task, [test_side[i] for i in np.sort(validation)]),
         "test": to_table(
             config.task, [row for index, row in enumerate(test_side) if index not in held_out]
         ),
     }
+    if not config.validation_size:  # --validation-size 0: no split, rather than an empty one
+        del splits["validation"]
+    return splits
 
 
 def _generation_key(config: RnpcConfig) -> tuple:
