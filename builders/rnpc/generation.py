@@ -162,9 +162,15 @@ def _task_splits(key: tuple) -> dict[str, pa.Table]:
             f"{error} (train side of the modifier split: raise --train-modifier-share or lower "
             "--train-size)"
         ) from None
-    test_side = generate(
-        config.task, inputs, sides["m1_test"], sides["m2_test"], rest, _rng(config, 2)
-    )
+    try:
+        test_side = generate(
+            config.task, inputs, sides["m1_test"], sides["m2_test"], rest, _rng(config, 2)
+        )
+    except ValueError as error:
+        raise ValueError(
+            f"{error} (validation and test side of the modifier split: lower "
+            "--train-modifier-share or --size)"
+        ) from None
     # validation is drawn from the test side (its rows, not test's), so it selects models on
     # modifiers train never saw, as far out of distribution as test
     rng = _rng(config, 3)

@@ -534,7 +534,8 @@ def generate(
         )
     raise ValueError(
         f"{task.upper()}: cannot reach {sum(quotas)} balanced items from this lexicon and these "
-        f"nouns (found {dict(zip(LABEL_NAMES[task], map(int, counts), strict=True))} per label). "
+        f"nouns (found {dict(zip(LABEL_NAMES[task], map(int, counts), strict=True))} candidates "
+        "per label, fewer once spread over their cells and what a model reads at a glance). "
         "Lower --size, or use a lexicon with more modifiers of each category."
     )
 
