@@ -141,6 +141,25 @@ def _rng(config: RnpcConfig, stage: int) -> np.random.Generator:
     return np.random.default_rng([config.seed, TASKS.index(config.task), stage])
 
 
+def _side_items(
+    config: RnpcConfig, inputs: TaskInputs, sides: dict, side: str, quotas: list[int], fix: str
+) -> list[dict]:
+    """The items generated from one side (``train`` or ``test``) of the modifier split; a side
+    too small for its quotas is one error naming the side and what to change."""
+    stage = {"train": 1, "test": 2}[side]
+    try:
+        return generate(
+            config.task,
+            inputs,
+            sides[f"m1_{side}"],
+            sides[f"m2_{side}"],
+            quotas,
+            _rng(config, stage),
+        )
+    except ValueError as error:
+        raise ValueError(f"{error} ({side} side of the modifier split: {fix})") from None
+
+
 @functools.lru_cache(maxsize=8)
 def _task_splits(key: tuple) -> dict[str, pa.Table]:
     config = RnpcConfig(**dict(key))
@@ -151,26 +170,14 @@ def _task_splits(key: tuple) -> dict[str, pa.Table]:
     held, validation_quotas, test_quotas = successive_quotas(
         [config.train_size, config.validation_size, test_size], n_labels
     )
-    # the test side holds validation and test, whose rows it is split into below
     rest = [sum(pair) for pair in zip(validation_quotas, test_quotas, strict=True)]
-    try:
-        train = generate(
-            config.task, inputs, sides["m1_train"], sides["m2_train"], held, _rng(config, 1)
-        )
-    except ValueError as error:
-        raise ValueError(
-            f"{error} (train side of the modifier split: raise --train-modifier-share or lower "
-            "--train-size)"
-        ) from None
-    try:
-        test_side = generate(
-            config.task, inputs, sides["m1_test"], sides["m2_test"], rest, _rng(config, 2)
-        )
-    except ValueError as error:
-        raise ValueError(
-            f"{error} (validation and test side of the modifier split: lower "
-            "--train-modifier-share or --size)"
-        ) from None
+    train = _side_items(
+        config, inputs, sides, "train", held, "raise --train-modifier-share or lower --train-size"
+    )
+    # the test side holds validation and test, whose rows it is split into below
+    test_side = _side_items(
+        config, inputs, sides, "test", rest, "lower --train-modifier-share or --size"
+    )
     # validation is drawn from the test side (its rows, not test's), so it selects models on
     # modifiers train never saw, as far out of distribution as test
     rng = _rng(config, 3)
