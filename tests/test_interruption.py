@@ -31,6 +31,11 @@ def temporary():
     shutil.rmtree(folder, ignore_errors=True)
 
 
+def default_stop_signals() -> None:
+    for stop in (signal.SIGINT, signal.SIGHUP):
+        signal.signal(stop, signal.SIG_DFL)
+
+
 def start_build(tmp_path, temporary):
     """A PLANE build parsing two text files in two worker processes, and its output path."""
     corpus = tmp_path / "corpus"
@@ -42,15 +47,17 @@ def start_build(tmp_path, temporary):
     command = [sys.executable, "-m", "compsem.cli", "build", "plane", "--corpus", str(corpus)]
     command += ["--tasks", "2", "--workers", "2", "--out", str(out)]
     # Its own session, as a terminal's foreground job: Ctrl-C signals the whole process group.
-    # A foreground job has Python's Ctrl-C handler even where pytest itself runs in the background
-    # of a script, which ignores SIGINT and would pass that on to the build.
+    # A foreground job has Python's Ctrl-C handler and a closed terminal's SIGHUP even where
+    # pytest itself runs in the background of a script (which ignores SIGINT) or under nohup
+    # (which ignores SIGHUP), and would pass that on to the build, which keeps an ignored signal
+    # ignored.
     process = subprocess.Popen(
         command,
         env=env,
         stderr=subprocess.PIPE,
         text=True,
         start_new_session=True,
-        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
+        preexec_fn=default_stop_signals,
     )
     return process, out
 
