@@ -420,11 +420,6 @@ def task_inputs(
     return TaskInputs(vocabulary, second_noun_choices(vocabulary, *second_nouns), by_noun)
 
 
-def label_quotas(total: int, n_labels: int) -> list[int]:
-    """Equal shares of ``total``; the remainder goes to the first labels."""
-    return [total // n_labels + (index < total % n_labels) for index in range(n_labels)]
-
-
 def successive_quotas(totals: list[int], n_labels: int) -> list[list[int]]:
     """Equal shares of each of several parts, each part's remainder going to the labels that
     have fewest so far: every part, and the union of every prefix of parts, is balanced to
