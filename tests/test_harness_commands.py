@@ -15,6 +15,7 @@ import torch
 from compsem.cli import main
 from compsem.harness.commands import default_model
 from compsem.harness.probing import run_score
+from compsem.harness.reproduce import command_line
 from compsem.harness.results import read_results, result_name, rows_path
 from compsem.ownership import MARKER, OutputFolderError
 from tests.harness_data import compsem, minilm_with_head, tiny_booqa_export, tiny_plane_export
@@ -334,6 +335,17 @@ def test_a_missing_dataset_folder_or_model_is_named(tmp_path, plane, capsys):
             out=tmp_path / "runs",
             model=tmp_path / "not-a-model",
         )
+
+
+def test_an_offline_models_short_name_loads_it_and_reruns_by_that_name(tmp_path, plane):
+    """``--model minilm``, as ``embed`` and ``llm`` take it, is the offline MiniLM for the
+    commands that load a model from its folder too (train looked ``minilm`` up on the Hub as a
+    repo id: a minute of retries, then an error), and the command line that reruns the result
+    names it so, not by where this machine installed it."""
+    compsem(f"train --config goood_split_1 {TINY}", dataset=plane, out=tmp_path, model="minilm")
+    (result,) = read_results([tmp_path])
+    assert result["model"] == default_model()
+    assert "--model minilm " in command_line(result)
 
 
 def skip_fine_tuning(monkeypatch, stop_at_seed: int | None = None) -> None:

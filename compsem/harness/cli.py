@@ -13,14 +13,17 @@ from pathlib import Path
 
 from compsem.harness.device import add_device_arguments
 from compsem.harness.llm_cli import add_llm_commands
-from compsem.harness.offline_models import model_argument
+from compsem.harness.offline_models import OFFLINE_MODELS, loadable_model_argument
 from compsem.harness.presets import PRESETS
 from compsem.harness.schema import INPUT_FORMS
 from compsem.help_format import HelpFormatter
 from compsem.output_folder import results_folder
 from compsem.settings import bounded
 
-MODEL_HELP = "Hub id or local folder (default: the offline all-MiniLM-L6-v2)"
+MODEL_HELP = (
+    f"Hub id, local folder or offline model ({', '.join(OFFLINE_MODELS)}); default: the offline "
+    "all-MiniLM-L6-v2 (minilm)"
+)
 
 
 def _data_arguments(parser: argparse.ArgumentParser, config_default: str | None = None) -> None:
@@ -52,7 +55,7 @@ def _preset_argument(parser: argparse.ArgumentParser) -> None:
 
 
 def _training_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--model", type=model_argument, help=MODEL_HELP)
+    parser.add_argument("--model", type=loadable_model_argument, help=MODEL_HELP)
     parser.add_argument(
         "--seeds",
         type=bounded(int, 0),
@@ -225,7 +228,10 @@ def add_commands(subparsers) -> None:
     )
     _data_arguments(zero)
     zero.add_argument(
-        "--model", type=model_argument, required=True, help="an NLI classifier: Hub id or folder"
+        "--model",
+        type=loadable_model_argument,
+        required=True,
+        help="an NLI classifier: Hub id or folder",
     )
     zero.add_argument(
         "--label-map",
@@ -248,7 +254,7 @@ def add_commands(subparsers) -> None:
     )
     _data_arguments(prompt, config_default="two_shot")
     prompt.add_argument(
-        "--model", type=model_argument, required=True, help="a masked language model"
+        "--model", type=loadable_model_argument, required=True, help="a masked language model"
     )
     _inference_arguments(prompt, batch_size=32, max_length=128)
     prompt.set_defaults(handler=cmd_prompt)
@@ -263,7 +269,7 @@ def add_commands(subparsers) -> None:
         "bert-base-uncased --method cosine --out runs/booqa\n",
     )
     _data_arguments(score)
-    score.add_argument("--model", type=model_argument, help=MODEL_HELP)
+    score.add_argument("--model", type=loadable_model_argument, help=MODEL_HELP)
     score.add_argument(
         "--method",
         choices=["auto", "nli", "cosine"],

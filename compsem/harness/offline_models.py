@@ -92,22 +92,39 @@ PUBLIC_NAMES = {
 }
 
 
-def public_name(model: str) -> str | None:
-    """The published name of an offline model given by short name or folder, else None."""
-    if model in PUBLIC_NAMES:
-        return PUBLIC_NAMES[model]
+def offline_name(model: str) -> str | None:
+    """The short name (``minilm``, ``smollm2``) of an offline model given by short name or by
+    its folder on this machine, else None."""
+    if model in OFFLINE_MODELS:
+        return model
     for name in OFFLINE_MODELS:
         try:
             if Path(model).resolve() == model_path(name).resolve():
-                return PUBLIC_NAMES[name]
+                return name
         except RuntimeError:  # not installed here
             continue
     return None
 
 
+def public_name(model: str) -> str | None:
+    """The published name of an offline model given by short name or folder, else None."""
+    name = offline_name(model)
+    return PUBLIC_NAMES[name] if name else None
+
+
 def resolve_model(name: str) -> str:
     """An offline model's folder for its short name; any other name (Hub id, folder) as is."""
     return str(model_path(name)) if name in OFFLINE_MODELS else model_argument(name)
+
+
+def loadable_model_argument(name: str) -> str:
+    """A ``--model`` value for the commands that load the model from its folder (train, curve,
+    zero-shot, prompt, score): an offline model's short name is read as that folder, which
+    ``transformers`` would otherwise look up on the Hub as a repo id."""
+    try:
+        return resolve_model(name)
+    except RuntimeError as error:  # the offline model is not installed or not set up
+        raise argparse.ArgumentTypeError(str(error)) from None
 
 
 def model_argument(name: str) -> str:

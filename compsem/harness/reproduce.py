@@ -6,6 +6,8 @@ from __future__ import annotations
 import shlex
 from pathlib import Path
 
+from compsem.harness.offline_models import offline_name
+
 INPUT_FORMS = {("sentence",): "single"}
 
 
@@ -95,7 +97,8 @@ def command_line(result: dict, result_file: str | None = None) -> str:
     """``compsem <command> …`` that reruns ``result`` into the folder its file is in."""
     dataset = result["dataset"]
     parts = ["compsem", result["command"], "--dataset", dataset["path"], "--config"]
-    parts += [dataset["config"], "--model", result["model"]]
+    # an offline model by its short name: its folder is where this machine installed it
+    parts += [dataset["config"], "--model", offline_name(result["model"]) or result["model"]]
     if dataset.get("revision"):
         parts += ["--revision", dataset["revision"]]
     parts += _flags(_own(result))
