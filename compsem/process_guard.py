@@ -138,13 +138,23 @@ def _resource_tracker_ignores_sighup() -> None:
 
 def guard_fork_server() -> None:
     """In a fork server the command started (:func:`guard_forked_children`): die with the
-    command, and have every process this server forks die with it. Anywhere else: nothing."""
+    command, have every process this server forks die with it, and have those workers ignore
+    Ctrl-C. Anywhere else: nothing.
+
+    Ctrl-C signals every process of the terminal's foreground job, but only the command stops
+    on it: leaving the pool, it terminates the workers (SIGTERM), then shuts the pool's manager
+    down. A worker that took the SIGINT too would raise KeyboardInterrupt mid-task and, in
+    datatrove's clean-up, call that manager as it shuts down, printing the failed call's
+    traceback beside the command's one line. The server hands its children the SIGINT handler
+    it had before its main loop (which ignores SIGINT itself) and this preload runs first.
+    """
     command = os.environ.get(COMMAND_PID, "")
     if not command.isdigit() or int(command) != os.getppid():
         return
     die_with_parent(int(command))
     server = os.getpid()
     os.register_at_fork(after_in_child=lambda: die_with_parent(server))
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
 
 
 def private_tempdir() -> Path:

@@ -81,6 +81,13 @@ def cpu_percent(child: psutil.Process) -> float:
         return 0.0
 
 
+def ignores(process: psutil.Process, stop: signal.Signals) -> bool:
+    """Whether ``process`` ignores ``stop`` (Linux: the SigIgn mask of /proc/PID/status)."""
+    status = Path(f"/proc/{process.pid}/status").read_text()
+    mask = next(line.split()[1] for line in status.splitlines() if line.startswith("SigIgn:"))
+    return bool(int(mask, 16) >> (stop - 1) & 1)
+
+
 def assert_all_gone(processes, timeout=20):
     gone, alive = psutil.wait_procs(processes, timeout=timeout)
     assert not alive, f"still running: {[(p.pid, p.cmdline()[:3]) for p in alive]}"
@@ -110,6 +117,9 @@ def test_sigkill_leaves_no_worker_and_the_next_run_no_staging(tmp_path, temporar
 def test_ctrl_c_prints_one_line_and_exits_130(tmp_path, temporary):
     process, out = start_build(tmp_path, temporary)
     descendants = wait_for_workers(process)
+    # The command alone acts on Ctrl-C; a worker it stops would otherwise print a traceback.
+    workers = [child for child in descendants if child.ppid() != process.pid]  # the server's
+    assert len(workers) == 2 and all(ignores(worker, signal.SIGINT) for worker in workers)
     os.killpg(process.pid, signal.SIGINT)
     _, stderr = process.communicate(timeout=180)
     assert process.returncode == 130
