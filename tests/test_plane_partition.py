@@ -20,7 +20,12 @@ from compsem.builders.plane.splits import (
     intensional_phrases,
     plane_splits,
 )
-from compsem.builders.plane.vocabulary import ItemCodes, balanced_rows
+from compsem.builders.plane.vocabulary import (
+    ItemCodes,
+    _Feasibility,
+    balanced_rows,
+    label_bounds,
+)
 
 
 def brute_force_balanced(counts: np.ndarray, min_label_share: float = 0.0) -> int:
@@ -49,6 +54,25 @@ def test_balanced_rows_is_the_largest_balanced_subset(n_types, min_label_share):
     counts[::7, :, 0] = 0  # no negatives at all: nothing balances
     expected = [brute_force_balanced(c, min_label_share) for c in counts]
     assert balanced_rows(counts, min_label_share).tolist() == expected
+
+
+@pytest.mark.parametrize("min_label_share", [0.0, 1 / 6, 0.5])
+def test_the_search_asks_what_label_bounds_define(min_label_share):
+    """The search's feasibility test, folded for speed, answers as the label bounds it stands
+    for: each type's fewest negatives at most its most, and half the rows between their sums."""
+    rng = np.random.default_rng(1)
+    for n_types in (1, 3):
+        negatives, positives = rng.integers(0, 40, size=(2, 4, 500, n_types))
+        per_type = rng.integers(0, 90, size=(4, 500))
+        fewest, most = label_bounds(per_type, negatives, positives, min_label_share)
+        total = per_type * n_types
+        expected = (
+            (fewest <= most).all(axis=-1)
+            & (2 * fewest.sum(axis=-1) <= total)
+            & (total <= 2 * most.sum(axis=-1))
+        )
+        feasible = _Feasibility(negatives, positives, min_label_share)
+        assert (feasible(per_type) == expected).all() and expected.any() and not expected.all()
 
 
 def random_edges(

@@ -9,6 +9,7 @@ keep only nouns seen with every adjective class.
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass
 
 import numpy as np
@@ -251,15 +252,39 @@ def label_bounds(
     return fewest, most
 
 
-def _feasible(per_type, negatives, positives, min_label_share: float) -> np.ndarray:
-    """Whether ``per_type`` rows per inference type can hold half entailments."""
-    fewest, most = label_bounds(per_type, negatives, positives, min_label_share)
-    total = per_type * negatives.shape[-1]
-    return (
-        (fewest <= most).all(axis=-1)
-        & (2 * fewest.sum(axis=-1) <= total)
-        & (total <= 2 * most.sum(axis=-1))
-    )
+class _Feasibility:
+    """Whether ``per_type`` rows per inference type can hold half entailments, for arrays
+    ``(..., types)`` of negatives and positives: :func:`label_bounds`'s fewest and most
+    negatives per type must meet and bracket half the rows. Asked a dozen times per array by
+    :func:`balanced_per_type`'s search, which the partition search calls tens of thousands of
+    times (half of a PLANE build's split time), so what does not depend on ``per_type`` is
+    worked out once, and the per-type test folds into three bounds."""
+
+    def __init__(self, negatives: np.ndarray, positives: np.ndarray, min_label_share: float):
+        # an array per type (copied whole): numpy sums over a short last axis slowly
+        self.negatives = [negatives[..., t].copy() for t in range(negatives.shape[-1])]
+        self.positives = [positives[..., t].copy() for t in range(positives.shape[-1])]
+        self.share = min_label_share
+        # fewest <= most for every type: k <= n + p, least <= min(n, p) and 2 least <= k
+        pairs = list(zip(self.negatives, self.positives, strict=True))
+        self.rows = functools.reduce(np.minimum, [n + p for n, p in pairs])
+        self.scarcer = functools.reduce(np.minimum, [np.minimum(n, p) for n, p in pairs])
+
+    def __call__(self, per_type: np.ndarray) -> np.ndarray:
+        k = np.asarray(per_type)
+        least = np.ceil(self.share * k - 1e-9).astype(np.int64)  # as label_bounds rounds it
+        # fewest = max(0, k - p, least) and most = min(k, n, k - least): least >= 0 makes the
+        # 0 and the k redundant
+        fewest = sum(np.maximum(k - positives, least) for positives in self.positives)
+        most = sum(np.minimum(negatives, k - least) for negatives in self.negatives)
+        total = k * len(self.negatives)
+        return (
+            (k <= self.rows)
+            & (least <= self.scarcer)
+            & (2 * least <= k)
+            & (2 * fewest <= total)
+            & (total <= 2 * most)
+        )
 
 
 def balanced_per_type(
@@ -271,13 +296,11 @@ def balanced_per_type(
     inference type (as :func:`balance` takes them)."""
     negatives = np.asarray(negatives, dtype=np.int64)
     positives = np.asarray(positives, dtype=np.int64)
-
-    def feasible(per_type: np.ndarray) -> np.ndarray:
-        return _feasible(per_type, negatives, positives, min_label_share)
+    feasible = _Feasibility(negatives, positives, min_label_share)
 
     # Search over halves: an even count per type splits the labels exactly in half.
     low = np.zeros(negatives.shape[:-1], dtype=np.int64)
-    high = (negatives + positives).min(axis=-1) // 2
+    high = feasible.rows // 2
     while (low < high).any():
         middle = (low + high + 1) // 2
         ok = feasible(2 * middle)
