@@ -257,7 +257,8 @@ class _Feasibility:
     ``(..., types)`` of negatives and positives: :func:`label_bounds`'s fewest and most
     negatives per type must meet and bracket half the rows. Asked a dozen times per array by
     :func:`balanced_per_type`'s search, which the partition search calls tens of thousands of
-    times (half of a PLANE build's split time), so what does not depend on ``per_type`` is
+    times (it took half of the tests' PLANE build's split time when it rebuilt
+    :func:`label_bounds`' arrays at every step), so what does not depend on ``per_type`` is
     worked out once, and the per-type test folds into three bounds."""
 
     def __init__(self, negatives: np.ndarray, positives: np.ndarray, min_label_share: float):
