@@ -33,7 +33,7 @@ shared, loaded CPU host run it with ``OMP_NUM_THREADS=1`` (one process per task 
 Usage: python perf/rnpc_transfer.py --original-release RELEASE [--export DIR] [--train-rows 2000]
                                     [--epochs 2] [--batch-size B] [--learning-rate LR]
                                     [--seeds 0 1 2] [--tasks spte mpte epc] [--out JSON]
-                                    [--only-privative]
+                                    [--only-privative] [--device cuda] [--precision fp32]
        python perf/rnpc_transfer.py --select --original-release RELEASE [--batch-sizes 4 16]
                                     [--learning-rates 1e-5 5e-5] [--tasks …] [--out JSON]
 """
@@ -54,6 +54,7 @@ from pathlib import Path
 from compsem.builders.rnpc.agreement import holds_privative
 from compsem.export import export_benchmark
 from compsem.harness.data import load_benchmark
+from compsem.harness.device import DEVICES, PRECISIONS
 from compsem.harness.finetune import FineTuning
 from compsem.hypothesis_only import probe
 
@@ -97,17 +98,22 @@ def transfer(
     learning_rate: float | None = None,
     batch_size: int | None = None,
     only_privative: bool = False,
+    device: str = "auto",
+    precision: str = "auto",
 ) -> dict:
     """Fine-tune on generated rows of ``task`` once per seed; accuracy on the human rows.
     ``written(summary)`` is called after every seed, so a long run leaves what it finished.
     ``learning_rate``, ``batch_size``: None for the preset's (RNPC's 1e-5 and 16).
-    ``only_privative``: train on rows whose phrase holds a privative (:func:`generated_rows`)."""
+    ``only_privative``: train on rows whose phrase holds a privative (:func:`generated_rows`).
+    ``device``, ``precision``: the harness's (``--device``, ``--precision``)."""
     tuning = FineTuning.prepare(
         folder,
         f"original_{task}",
         epochs=epochs,
         learning_rate=learning_rate,
         batch_size=batch_size,
+        device=device,
+        precision=precision,
         progress=False,
     )
     humans = tuning.test["label"]
@@ -121,7 +127,8 @@ def transfer(
         runs.append(
             {"seed": seed, "accuracy": scores["accuracy"], "train_seconds": timing["seconds"]}
         )
-        summary = _summary(task, runs, humans, train_rows, tuning.settings.as_dict()) | extra
+        settings = tuning.settings.as_dict() | {"placement": tuning.placement.describe()}
+        summary = _summary(task, runs, humans, train_rows, settings) | extra
         written(summary)
     return summary
 
@@ -214,6 +221,13 @@ def main() -> None:
     )
     parser.add_argument("--batch-sizes", type=int, nargs="+", default=[4, 16])
     parser.add_argument("--learning-rates", type=float, nargs="+", default=[1e-5, 5e-5])
+    parser.add_argument("--device", default="auto", choices=DEVICES, help="as the harness's")
+    parser.add_argument(
+        "--precision",
+        default="auto",
+        choices=PRECISIONS,
+        help="as the harness's (auto: bf16 on a GPU; fp32 is what a CPU runs)",
+    )
     parser.add_argument("--out", type=Path)
     args = parser.parse_args()
     if not (args.export or args.original_release):
@@ -257,6 +271,8 @@ def main() -> None:
                 args.learning_rate or learning_rate,
                 args.batch_size or batch_size,
                 args.only_privative,
+                args.device,
+                args.precision,
             )
     results["complete"] = True
     written(args.tasks[-1], results["tasks"][args.tasks[-1]])
