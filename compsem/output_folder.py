@@ -26,6 +26,7 @@ import shutil
 import stat
 import tempfile
 from contextlib import contextmanager
+from dataclasses import dataclass
 from pathlib import Path
 
 from compsem.ownership import (
@@ -94,66 +95,88 @@ def protected_reason(out: Path) -> str | None:
     return None
 
 
+@dataclass(frozen=True)
+class Wording:
+    """How a refusal names the folder and what it tells the user to do: an ``--out`` by default.
+    A folder compsem places itself (a saved model inside ``--out``, the offline model's cache
+    folder) is named by its path, with its own way out."""
+
+    name: str | None = None  # None: "--out OUT"
+    fix: str = "choose a new folder for --out"  # what to do instead of writing there
+    away: str = MOVE_AWAY  # what to do with paths in it that compsem may not replace
+    force: str = "pass --force"  # how to replace it anyway, keeping paths compsem did not write
+
+
+OUT = Wording()
+
+
 def check_output_folder(
-    out: Path, kind: str, *, force: bool = False, configs: list[str] | None = None
+    out: Path,
+    kind: str,
+    *,
+    force: bool = False,
+    configs: list[str] | None = None,
+    wording: Wording = OUT,
+    other_kinds: bool = True,
 ) -> tuple[dict | None, list[str]]:
     """Refuse ``out`` unless it is a new path, an empty folder or a compsem folder of ``kind``
     holding only what its manifest lists (``force``: and other paths, which are kept).
 
     ``configs``: the configs about to be written; replacing an export that holds others is
-    refused unless ``force`` (the user asked for a subset, not to lose the rest). Returns the
-    manifest of the folder to replace (None if there is none) and the paths it does not list.
+    refused unless ``force`` (the user asked for a subset, not to lose the rest).
+    ``other_kinds``: whether ``force`` replaces a compsem folder of another kind (False for a
+    folder that only ever holds one thing, as the offline model's). Returns the manifest of the
+    folder to replace (None if there is none) and the paths it does not list.
     """
     out = Path(out).absolute()
-    fix = "choose a new folder for --out"
+    name, fix = wording.name or f"--out {out}", wording.fix
     reason = protected_reason(out.resolve())
     if reason:
-        raise OutputFolderError(f"--out {out} {reason}; compsem never replaces it: {fix}.")
+        raise OutputFolderError(f"{name} {reason}; compsem never replaces it: {fix}.")
     where = file_in_the_way(out, itself=False)
     if where:
-        raise OutputFolderError(f"--out {out} {where}; {fix}.")
+        raise OutputFolderError(f"{name} {where}; {fix}.")
     if out.is_symlink():
-        raise OutputFolderError(
-            f"--out {out} is a symbolic link; compsem never replaces one: {fix}."
-        )
+        raise OutputFolderError(f"{name} is a symbolic link; compsem never replaces one: {fix}.")
     if not out.exists():
         return None, []
     if not out.is_dir():
-        raise OutputFolderError(f"--out {out} is a file, not a folder; {fix}.")
+        raise OutputFolderError(f"{name} is a file, not a folder; {fix}.")
     if not any(out.iterdir()):
         return None, []
     if not (out / MARKER).exists():
         raise OutputFolderError(
-            f"--out {out} is a folder compsem did not write (it has no {MARKER}); compsem "
-            f"replaces only its own output, so {fix} or empty that folder yourself (an export "
-            "written by compsem 0.1.0 has no marker either: delete it yourself)."
+            f"{name} is a folder compsem did not write (it has no {MARKER}); compsem replaces "
+            f"only its own output, so {fix} or empty that folder yourself (compsem 0.1.0's "
+            "exports and the models older versions converted have none either: delete such a "
+            "folder yourself)."
         )
     marker = read_manifest(out)
-    if marker["kind"] != kind and not force:
+    if marker["kind"] != kind and not (force and other_kinds):
+        replace = f"{wording.force} to replace it, or " if other_kinds else ""
         raise OutputFolderError(
-            f"--out {out} holds a compsem {marker['kind']}, not a {kind}; pass --force to "
-            f"replace it, or {fix}."
+            f"{name} holds another kind of compsem output ({marker['kind']}), not the {kind} "
+            f"this writes; {replace}{fix}."
         )
     dropped = sorted(set(map(str, marker.get("configs", []))) - set(configs or []))
     if configs is not None and dropped and not force:
         raise OutputFolderError(
-            f"--out {out} holds configs {', '.join(dropped)} of {kind} that this build would "
+            f"{name} holds configs {', '.join(dropped)} of {kind} that this build would "
             f"drop; build them too (omit --config to build all), pass --force to replace the "
             "export with only the configs named, or choose another --out."
         )
     foreign = foreign_paths(out, marker)
     changed = [path for path in foreign if path in marker["files"]]
-    if changed:  # the manifest lists them, so the new export would write them again
+    if changed:  # the manifest lists them, so the new folder would write them again
         raise OutputFolderError(
-            f"--out {out} holds {describe(changed)}, which compsem wrote and you changed since; "
-            "compsem never replaces a changed file, --force included: move them out of the "
-            "folder (or choose another --out) and build again."
+            f"{name} holds {describe(changed)}, which compsem wrote and you changed since; "
+            f"compsem never replaces a changed file, --force included: {wording.away}."
         )
     if foreign and not force:
         raise OutputFolderError(
-            f"--out {out} holds paths compsem did not write: "
-            f"{describe(foreign)}; compsem replaces only what its manifest lists: {MOVE_AWAY}, "
-            "or pass --force to replace compsem's files and keep these in the new folder."
+            f"{name} holds paths compsem did not write: {describe(foreign)}; compsem replaces "
+            f"only what its manifest lists: {wording.away}, or {wording.force} to replace "
+            "compsem's files and keep these in the new folder."
         )
     return marker, foreign
 
@@ -208,14 +231,21 @@ def _disk_full(error: BaseException) -> bool:
 
 @contextmanager
 def atomic_folder(
-    out: Path, marker: dict, *, force: bool = False, configs: list[str] | None = None
+    out: Path,
+    marker: dict,
+    *,
+    force: bool = False,
+    configs: list[str] | None = None,
+    wording: Wording = OUT,
+    other_kinds: bool = True,
 ):
     """Yield a fresh sibling folder; on success it replaces ``out`` with ``marker`` (completed
     with the manifest of what was written and a token) in it, on failure (or Ctrl-C) it
-    vanishes and ``out`` is left as it was. The checks of :func:`check_output_folder` run again
-    under the writer lock, before the block."""
+    vanishes and ``out`` is left as it was. The checks of :func:`check_output_folder` (with
+    ``wording`` and ``other_kinds``) run again under the writer lock, before the block."""
     out = Path(out).absolute()
-    check_output_folder(out, marker["kind"], force=force, configs=configs)
+    checks = {"force": force, "configs": configs, "wording": wording, "other_kinds": other_kinds}
+    check_output_folder(out, marker["kind"], **checks)
     try:
         out.parent.mkdir(parents=True, exist_ok=True)
     except OSError as error:
@@ -224,7 +254,7 @@ def atomic_folder(
             "write to."
         ) from None
     with writer_lock(out):
-        previous, foreign = check_output_folder(out, marker["kind"], force=force, configs=configs)
+        previous, foreign = check_output_folder(out, marker["kind"], **checks)
         remove_dead_staging(out)
         marker["token"] = new_token()
         try:

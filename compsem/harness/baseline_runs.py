@@ -24,7 +24,7 @@ from compsem.harness.embed_report import score_rows, write_report
 from compsem.harness.leaderboard import TITLES, leaderboards
 from compsem.harness.offline_models import model_path
 from compsem.harness.results import check_writable, read_result_files
-from compsem.output_folder import atomic_folder, read_marker
+from compsem.output_folder import Wording, atomic_folder, read_marker
 
 RUN_KIND = "compsem baseline run"
 PAGE_FILES = ("report.md", "report.json", "index.md", "index.html")
@@ -114,7 +114,7 @@ def run_baselines(
         print(f"[{index}/{len(planned)} {run.name}: {describe(record)}]", flush=True)
         marker = {"kind": RUN_KIND, "baseline": record}
         begun = time.perf_counter()
-        with atomic_folder(folder, marker) as staging:
+        with atomic_folder(folder, marker, wording=Wording(name=str(folder))) as staging:
             execute(run.command, record["dataset"], record["configs"], staging, record["options"])
             marker["seconds"] = round(time.perf_counter() - begun, 1)
         print(f"[{run.name}: {marker['seconds']:.0f} s]", flush=True)

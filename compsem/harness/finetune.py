@@ -38,7 +38,7 @@ from compsem.harness.training import (
     load_classifier,
     load_tokenizer,
 )
-from compsem.output_folder import atomic_folder
+from compsem.output_folder import Wording, atomic_folder
 
 MODEL_KIND = "fine-tuned model"
 
@@ -190,7 +190,7 @@ def save_model_folder(classifier, run: FineTuning, result: dict, folder: Path) -
         "config": result["dataset"]["config"],
         "seed": result["seed"],
     }
-    with atomic_folder(folder, marker) as staging:
+    with atomic_folder(folder, marker, wording=Wording(name=str(folder))) as staging:
         classifier.save_pretrained(staging)
         run.tokenizer.save_pretrained(staging)
 

