@@ -381,6 +381,30 @@ def test_bad_command_lines_get_one_clear_error_and_touch_nothing(name, area, cap
     assert snapshot(area) == before
 
 
+@pytest.mark.parametrize("offline", [False, True], ids=["hub-silent", "hf-hub-offline"])
+def test_a_hub_id_the_hub_cannot_give_says_what_to_do(area, capsys, monkeypatch, offline):
+    """A Hub id on a machine that cannot reach the Hub: one error that names the folder to pass
+    instead and HF_HUB_OFFLINE (which skips the minute of retries), or, when it is set, says
+    that the cache lacks the dataset. The Hub is stood in by datasets' own error."""
+    from compsem.harness import data
+
+    def unreachable(path, *args, **kwargs):
+        raise ConnectionError(f"Couldn't reach '{path}' on the Hub (LocalEntryNotFoundError)")
+
+    monkeypatch.setattr(data.datasets, "load_dataset_builder", unreachable)
+    monkeypatch.setattr(data.datasets, "get_dataset_config_names", unreachable)
+    monkeypatch.setattr(data, "is_offline_mode", lambda: offline)
+    code = main(["train", "--dataset", "someorg/bench", "--config", "spte", "--out", "r"])
+    stderr = capsys.readouterr().err
+    assert code == 2 and "Traceback" not in stderr, stderr
+    assert "someorg/bench is no folder here" in stderr and "compsem build NAME --out DIR" in stderr
+    if offline:
+        assert "unset HF_HUB_OFFLINE" in stderr and "cache holds no copy" in stderr
+    else:
+        assert "set HF_HUB_OFFLINE=1" in stderr and "Couldn't reach" in stderr
+    assert not (area / "r").exists()
+
+
 def test_a_bad_plane_lexicon_is_refused_before_the_corpus_is_parsed(area, capsys, monkeypatch):
     """The lexicon was read only after the corpus was parsed (minutes on the embedded one)."""
     from compsem.builders.plane import extraction

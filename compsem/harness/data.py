@@ -9,7 +9,7 @@ from pathlib import Path
 import datasets
 from datasets.data_files import EmptyDatasetError
 from datasets.exceptions import DatasetGenerationError
-from huggingface_hub import DatasetCard, hf_hub_download
+from huggingface_hub import DatasetCard, hf_hub_download, is_offline_mode
 
 from compsem.card import compsem_metadata
 from compsem.fingerprint import file_fingerprint, fingerprint
@@ -139,6 +139,8 @@ def load_config(dataset: str, config: str, revision: str | None = None) -> Loade
         if "not found" in str(error):
             raise ValueError(f"unknown config {config!r} of {path}: {error}") from None
         raise
+    except ConnectionError as error:  # the Hub did not answer, and nothing of it is cached
+        raise ValueError(_unreachable(path, error)) from None
     content, resolved = data_fingerprint(builder.config.data_files or {})
     try:
         builder.download_and_prepare()
@@ -155,6 +157,22 @@ def load_config(dataset: str, config: str, revision: str | None = None) -> Loade
         revision=resolved or revision,
         fingerprint=content,
         card=card_metadata(path, revision),
+    )
+
+
+def _unreachable(path: str, error: ConnectionError) -> str:
+    """What to do when ``path`` is no folder here and the Hub cannot give it."""
+    if is_offline_mode():
+        return (
+            f"{path} is no folder here, and HF_HUB_OFFLINE is set while the local cache holds "
+            "no copy of it: unset HF_HUB_OFFLINE to download it, or pass an export folder "
+            "(compsem build NAME --out DIR)."
+        )
+    return (
+        f"{path} is no folder here, and the Hub did not answer ({error}): connect to the "
+        "internet, or pass an export folder (compsem build NAME --out DIR). On a machine "
+        "without internet, set HF_HUB_OFFLINE=1: Hub ids then come from the local cache at "
+        "once, where each command otherwise retries for about a minute first."
     )
 
 
