@@ -384,7 +384,7 @@ def test_bad_command_lines_get_one_clear_error_and_touch_nothing(name, area, cap
 @pytest.mark.parametrize("offline", [False, True], ids=["hub-silent", "hf-hub-offline"])
 def test_a_hub_id_the_hub_cannot_give_says_what_to_do(area, capsys, monkeypatch, offline):
     """A Hub id on a machine that cannot reach the Hub: one error that names the folder to pass
-    instead and HF_HUB_OFFLINE (which skips the minute of retries), or, when it is set, says
+    instead and HF_HUB_OFFLINE (which skips datasets' retries), or, when it is set, says
     that the cache lacks the dataset. The Hub is stood in by datasets' own error."""
     from compsem.harness import data
 

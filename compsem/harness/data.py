@@ -82,7 +82,11 @@ def _resolve_path(dataset: str) -> str:
 def _check_config(path: str, config: str, revision: str | None) -> None:
     try:
         names = datasets.get_dataset_config_names(path, revision=revision)
-    except Exception:  # noqa: BLE001 — offline Hub ids: let load_dataset_builder report it
+    except ConnectionError as error:
+        # datasets falls back to its cache before raising this, as load_dataset_builder would
+        # after the same retries: say what to do now, not after a second round of them
+        raise ValueError(_unreachable(path, error)) from None
+    except Exception:  # noqa: BLE001 — let load_dataset_builder report anything else
         return
     if config not in names:
         raise ValueError(f"unknown config {config!r} of {path}; available: {', '.join(names)}")
@@ -172,7 +176,7 @@ def _unreachable(path: str, error: ConnectionError) -> str:
         f"{path} is no folder here, and the Hub did not answer ({error}): connect to the "
         "internet, or pass an export folder (compsem build NAME --out DIR). On a machine "
         "without internet, set HF_HUB_OFFLINE=1: Hub ids then come from the local cache at "
-        "once, where each command otherwise retries for about a minute first."
+        "once, where each command otherwise retries for half a minute first."
     )
 
 
