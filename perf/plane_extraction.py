@@ -34,8 +34,6 @@ from compsem.loading_scripts.embedded_corpora import SOURCES, source_parts
 from compsem.pipeline import run_locally, shard_files, spacy_pipeline
 from compsem.resources.spacy_pipeline import DEFAULT_SPACY_MODEL
 
-TARGET_RATIO = 0.85
-
 
 def corpus_file(folder: Path, source: str, docs: int) -> tuple[Path, list[str]]:
     """The first ``docs`` documents of an embedded source (all of them for 0) as one Parquet
@@ -67,7 +65,6 @@ def extraction_throughput(source: str, docs: int, batch_size: int, repeats: int)
         "source": source,
         "batch_size": batch_size,
         "distinct_pairs": pairs,
-        "target_ratio": TARGET_RATIO,
     }
 
 

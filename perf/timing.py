@@ -8,6 +8,10 @@ from pathlib import Path
 
 from compsem.resources.spacy_pipeline import pipeline_id
 
+# A corpus pipeline on datatrove (PLANE's AN pairs, BoOQA's triples) keeps at least this share
+# of raw nlp.pipe's documents per second on the same documents.
+TARGET_RATIO = 0.85
+
 
 def timed(work: Callable, *args) -> tuple[float, float]:
     """Wall-clock and CPU seconds (this process, all its threads) that ``work(*args)`` takes."""
@@ -53,5 +57,5 @@ def against_raw_spacy(
         "raw_docs_per_cpu_second": len(texts) / raw_cpu,
         "pipeline_docs_per_cpu_second": len(texts) / pipeline_cpu,
         "cpu_ratio": raw_cpu / pipeline_cpu,
-        "target_ratio": 0.8,
+        "target_ratio": TARGET_RATIO,
     }
