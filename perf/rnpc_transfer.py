@@ -23,6 +23,12 @@ hypothesis-only probe reads their labels off the event alone (``event_alone_prob
 probe on those rows): under a privative an event's stance decides the label, so such a pool
 teaches a reading issue 25's bound on the probe (0.70) rules out for shipped configs.
 
+With ``--original-release``, each run also records ``against_rules``: how its answers on the
+human rows stand to the rules' reading of them (on the rows the rules label, how often the model
+gives their label and how often each is right; on the rest, how often the model is right; the
+same per rule), and ``rules_then_model``, the accuracy of the rules' label where they give one
+and the model's answer elsewhere: what learning the rules perfectly would score.
+
 The export is built into a temporary folder unless ``--export DIR`` names one that holds the
 challenge and original configs (``compsem build rnpc --original-release RELEASE --out DIR``).
 CPU-heavy: nine short fine-tunes at the defaults. The JSON is rewritten after every seed
@@ -51,7 +57,7 @@ import time
 from collections import Counter
 from pathlib import Path
 
-from compsem.builders.rnpc.agreement import holds_privative
+from compsem.builders.rnpc.agreement import holds_privative, label_row, reading_slots
 from compsem.export import export_benchmark
 from compsem.harness.data import load_benchmark
 from compsem.harness.device import DEVICES, PRECISIONS
@@ -100,12 +106,16 @@ def transfer(
     only_privative: bool = False,
     device: str = "auto",
     precision: str = "auto",
+    slots: dict | None = None,
 ) -> dict:
     """Fine-tune on generated rows of ``task`` once per seed; accuracy on the human rows.
     ``written(summary)`` is called after every seed, so a long run leaves what it finished.
     ``learning_rate``, ``batch_size``: None for the preset's (RNPC's 1e-5 and 16).
     ``only_privative``: train on rows whose phrase holds a privative (:func:`generated_rows`).
-    ``device``, ``precision``: the harness's (``--device``, ``--precision``)."""
+    ``device``, ``precision``: the harness's (``--device``, ``--precision``).
+    ``slots``: what the rules read the release with (:func:`reading_slots`); given, each run
+    also records how its answers stand to the rules' reading of the human rows
+    (:func:`against_rules`)."""
     tuning = FineTuning.prepare(
         folder,
         f"original_{task}",
@@ -117,20 +127,61 @@ def transfer(
         progress=False,
     )
     humans = tuning.test["label"]
+    readings = None if slots is None else [label_row(task, row, slots) for row in tuning.test]
     generated = generated_rows(folder, task, train_rows, only_privative)
     extra = {"only_privative": True, **_event_alone_probe(generated)} if only_privative else {}
     runs = []
     for seed in seeds:
         train = tuning.encode(training_rows(generated, train_rows, seed))
         classifier, timing = tuning.train(tuning.model, train, seed)
-        scores, _, _ = tuning.evaluate(classifier)  # scores, timing, per-row outputs
+        scores, _, outputs = tuning.evaluate(classifier)
         runs.append(
             {"seed": seed, "accuracy": scores["accuracy"], "train_seconds": timing["seconds"]}
         )
+        if readings is not None:
+            answers = [output["prediction"] for output in outputs]
+            runs[-1]["against_rules"] = against_rules(answers, humans, readings)
         settings = tuning.settings.as_dict() | {"placement": tuning.placement.describe()}
         summary = _summary(task, runs, humans, train_rows, settings) | extra
         written(summary)
     return summary
+
+
+def against_rules(answers: list[int], humans: list[int], readings: list[dict]) -> dict:
+    """How a run's answers on the human rows stand to the rules' reading of them: on the rows
+    the rules label, how often the model gives the rules' label and how often each is right; on
+    those they leave out, how often the model is right; ``rules_then_model``, the accuracy of
+    the rules' label where they give one and the model's answer elsewhere (what learning the
+    rules perfectly would score, all else kept); and the same per rule."""
+    cells: dict[str, Counter] = {}
+    for answer, human, reading in zip(answers, humans, readings, strict=True):
+        rule, label = reading["rule"] or "left out", reading["label"]
+        for cell in (cells.setdefault(rule, Counter()), cells.setdefault("", Counter())):
+            cell["rows"] += 1
+            cell["model_right"] += answer == human
+            if label is not None:
+                cell["labelled"] += 1
+                cell["gives_rules_label"] += answer == label
+                cell["model_right_labelled"] += answer == human
+                cell["rules_right"] += label == human
+                cell["rules_then_model_right"] += label == human
+            else:
+                cell["rules_then_model_right"] += answer == human
+
+    def shares(cell: Counter) -> dict:
+        share = {"rows": cell["rows"], "model_right": cell["model_right"] / cell["rows"]}
+        if cell["labelled"]:  # on the rows the rules label
+            for key in ("gives_rules_label", "model_right_labelled", "rules_right"):
+                share[key] = cell[key] / cell["labelled"]
+        return share
+
+    overall = cells.pop("")
+    return {
+        **shares(overall),
+        "labelled_rows": overall["labelled"],
+        "rules_then_model": overall["rules_then_model_right"] / overall["rows"],
+        "by_rule": {rule: shares(cell) for rule, cell in sorted(cells.items())},
+    }
 
 
 def _event_alone_probe(generated) -> dict:
@@ -273,6 +324,7 @@ def main() -> None:
                 args.only_privative,
                 args.device,
                 args.precision,
+                reading_slots(args.original_release) if args.original_release else None,
             )
     results["complete"] = True
     written(args.tasks[-1], results["tasks"][args.tasks[-1]])

@@ -4,7 +4,9 @@ A small hand-written release in the original format, with the rule and label eac
 get, including rows the rules leave out and rows where the human label departs from them.
 """
 
+import importlib.util
 import json
+from pathlib import Path
 
 import pytest
 from datasets import load_dataset
@@ -486,3 +488,38 @@ def test_names_people_reads_the_first_wordnet_sense():
     assert names_people("surgeon") and names_people("a senior vice president")
     assert not names_people("gun")  # though one rare sense of gun is a gunman
     assert not names_people("agreement")
+
+
+def test_the_transfer_script_reads_a_runs_answers_against_the_rules():
+    """perf/rnpc_transfer.py's ``against_rules``: on the rows the rules label, how often the
+    model gives their label and how often each is right; elsewhere the model's own accuracy;
+    and the score of the rules' label where they give one and the model's answer elsewhere."""
+    path = Path(__file__).parents[1] / "perf" / "rnpc_transfer.py"
+    spec = importlib.util.spec_from_file_location("rnpc_transfer", path)
+    transfer = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(transfer)
+    readings = [
+        {"rule": "a", "label": 1},
+        {"rule": "a", "label": 1},
+        {"rule": None, "label": None},  # left out
+        {"rule": "b", "label": 0},
+    ]
+    humans, answers = [1, 0, 1, 0], [1, 1, 0, 1]
+    result = transfer.against_rules(answers, humans, readings)
+    assert result["rows"] == 4 and result["labelled_rows"] == 3
+    assert result["model_right"] == pytest.approx(1 / 4)
+    assert result["gives_rules_label"] == pytest.approx(2 / 3)
+    assert result["model_right_labelled"] == pytest.approx(1 / 3)
+    assert result["rules_right"] == pytest.approx(2 / 3)
+    # the rules' two right labels, and the model's wrong answer on the row they leave out
+    assert result["rules_then_model"] == pytest.approx(2 / 4)
+    assert result["by_rule"]["a"] == {
+        "rows": 2,
+        "model_right": 0.5,
+        "gives_rules_label": 1.0,
+        "model_right_labelled": 0.5,
+        "rules_right": 0.5,
+    }
+    assert result["by_rule"]["left out"] == {"rows": 1, "model_right": 0.0}
+    assert result["by_rule"]["b"]["gives_rules_label"] == 0.0
+    assert result["by_rule"]["b"]["rules_right"] == 1.0
