@@ -77,7 +77,6 @@ def extraction_throughput(articles: int) -> dict:
             .sum()
             for p in shard_files(Path(folder) / "work-1" / "shards")
         )
-    # The target for BoOQA: the pipeline keeps 85% of raw nlp.pipe's throughput.
     return {**timing, "triples": int(triples)}
 
 
