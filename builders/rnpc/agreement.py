@@ -417,21 +417,26 @@ def task_agreement(task: str, rows: list[dict], slots: dict) -> dict:
     return report
 
 
-def reading_slots(folder: str | Path) -> dict[tuple[str, str], Slot]:
+def reading_slots(
+    folder: str | Path, lexicon: ModifierLexicon | None = None
+) -> dict[tuple[str, str], Slot]:
     """The slots the rules read a release's rows with: every entry of its lexicon files
-    (:func:`release_slots`), under the lexicon its modifiers resolve to (:func:`release_lexicon`)."""
-    return release_slots(folder) | slot_table(release_lexicon(folder))
+    (:func:`release_slots`), under the lexicon its modifiers resolve to (``lexicon``, by
+    default :func:`release_lexicon`'s, read here)."""
+    lexicon = release_lexicon(folder) if lexicon is None else lexicon
+    return release_slots(folder) | slot_table(lexicon)
 
 
 def rule_agreement(folder: str | Path) -> dict:
     """The agreement report of every task file the release folder holds."""
-    slots = reading_slots(folder)
+    lexicon = release_lexicon(folder)
+    slots = reading_slots(folder, lexicon)
     tasks = {}
     for task in TASKS:
         rows = read_original_task(folder, task)
         tasks[task] = task_agreement(task, rows, slots)
     return {
-        "lexicon": release_lexicon(folder).source,
+        "lexicon": lexicon.source,
         "overall": _overall(tasks),
         "note": "agreement = rule label == human label over the rows the rules label, per task "
         "only (SPTE and MPTE have two labels, EPC three); coverage = labelled rows / rows (the "
