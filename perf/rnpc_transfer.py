@@ -164,9 +164,6 @@ def against_rules(answers: list[int], humans: list[int], readings: list[dict]) -
                 cell["gives_rules_label"] += answer == label
                 cell["model_right_labelled"] += answer == human
                 cell["rules_right"] += label == human
-                cell["rules_then_model_right"] += label == human
-            else:
-                cell["rules_then_model_right"] += answer == human
 
     def shares(cell: Counter) -> dict:
         share = {"rows": cell["rows"], "model_right": cell["model_right"] / cell["rows"]}
@@ -176,10 +173,12 @@ def against_rules(answers: list[int], humans: list[int], readings: list[dict]) -
         return share
 
     overall = cells.pop("")
+    # the rules right where they label, the model right where they abstain
+    model_right_elsewhere = overall["model_right"] - overall["model_right_labelled"]
     return {
         **shares(overall),
         "labelled_rows": overall["labelled"],
-        "rules_then_model": overall["rules_then_model_right"] / overall["rows"],
+        "rules_then_model": (overall["rules_right"] + model_right_elsewhere) / overall["rows"],
         "by_rule": {rule: shares(cell) for rule, cell in sorted(cells.items())},
     }
 
