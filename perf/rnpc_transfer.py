@@ -23,11 +23,21 @@ hypothesis-only probe reads their labels off the event alone (``event_alone_prob
 probe on those rows): under a privative an event's stance decides the label, so such a pool
 teaches a reading issue 25's bound on the probe (0.70) rules out for shipped configs.
 
+``--unseen noun`` or ``--unseen modifier`` (a diagnostic) asks how far the fine-tune carries
+what it learnt to words it never saw, within the generator's own wording: per seed, the
+challenge rows' nouns (or modifiers) are shuffled and halved, the fine-tune trains on rows whose
+words all lie in the first half and is scored on other rows of that half (``seen_accuracy``)
+and on rows whose words all lie in the second (``unseen_accuracy``; a row whose two modifiers
+fall in different halves is in neither). Set beside the transfer, it tells apart what new
+words cost from what people's wording costs.
+
 With ``--original-release``, each run also records ``against_rules``: how its answers on the
 human rows stand to the rules' reading of them (on the rows the rules label, how often the model
 gives their label and how often each is right; on the rest, how often the model is right; the
 same per rule), and ``rules_then_model``, the accuracy of the rules' label where they give one
-and the model's answer elsewhere: what learning the rules perfectly would score.
+and the model's answer elsewhere: what learning the rules perfectly would score. Every run
+records its accuracy on the human rows by how many of their two modifiers its training rows
+hold (``by_modifiers_trained_on``).
 
 The export is built into a temporary folder unless ``--export DIR`` names one that holds the
 challenge and original configs (``compsem build rnpc --original-release RELEASE --out DIR``).
@@ -40,6 +50,7 @@ Usage: python perf/rnpc_transfer.py --original-release RELEASE [--export DIR] [-
                                     [--epochs 2] [--batch-size B] [--learning-rate LR]
                                     [--seeds 0 1 2] [--tasks spte mpte epc] [--out JSON]
                                     [--only-privative] [--device cuda] [--precision fp32]
+       python perf/rnpc_transfer.py --unseen {noun,modifier} --original-release RELEASE [--tasks …]
        python perf/rnpc_transfer.py --select --original-release RELEASE [--batch-sizes 4 16]
                                     [--learning-rates 1e-5 5e-5] [--tasks …] [--out JSON]
 """
@@ -51,6 +62,7 @@ import dataclasses
 import functools
 import itertools
 import json
+import random
 import statistics
 import tempfile
 import time
@@ -74,6 +86,9 @@ SELECTED = {
     "mpte": (4, 5e-5),  # 0.890 (16 and 1e-5: 0.731); 3.2.0's rows: 0.907 (0.825)
     "epc": (4, 5e-5),  # 0.970 (16 and 1e-5: 0.621); 3.6.0's rows: 0.975 (0.605)
 }
+
+# the words --unseen halves: a row is in a half when all its words of the kind are
+UNSEEN_FIELDS = {"noun": ("noun",), "modifier": ("modifier1", "modifier2")}
 
 
 def generated_rows(folder: str, task: str, train_rows: int, only_privative: bool = False):
@@ -132,19 +147,40 @@ def transfer(
     extra = {"only_privative": True, **_event_alone_probe(generated)} if only_privative else {}
     runs = []
     for seed in seeds:
-        train = tuning.encode(training_rows(generated, train_rows, seed))
-        classifier, timing = tuning.train(tuning.model, train, seed)
+        drawn = training_rows(generated, train_rows, seed)
+        classifier, timing = tuning.train(tuning.model, tuning.encode(drawn), seed)
         scores, _, outputs = tuning.evaluate(classifier)
+        answers = [output["prediction"] for output in outputs]
         runs.append(
             {"seed": seed, "accuracy": scores["accuracy"], "train_seconds": timing["seconds"]}
         )
+        runs[-1]["by_modifiers_trained_on"] = by_modifiers_trained_on(
+            answers, humans, tuning.test, drawn
+        )
         if readings is not None:
-            answers = [output["prediction"] for output in outputs]
             runs[-1]["against_rules"] = against_rules(answers, humans, readings)
         settings = tuning.settings.as_dict() | {"placement": tuning.placement.describe()}
         summary = _summary(task, runs, humans, train_rows, settings) | extra
         written(summary)
     return summary
+
+
+def by_modifiers_trained_on(answers: list[int], humans: list[int], human_rows, drawn) -> dict:
+    """Accuracy on the human rows by how many of their two modifiers the training rows hold
+    (0, 1 or 2): whether the words a model never saw are where it loses."""
+    fields = UNSEEN_FIELDS["modifier"]
+    trained_on = {word.lower() for field in fields for word in drawn[field]}
+    cells: dict[int, Counter] = {}
+    for answer, human, row in zip(answers, humans, human_rows, strict=True):
+        cell = cells.setdefault(
+            sum(row[field].lower() in trained_on for field in fields), Counter()
+        )
+        cell["rows"] += 1
+        cell["right"] += answer == human
+    return {
+        str(known): {"rows": cell["rows"], "accuracy": cell["right"] / cell["rows"]}
+        for known, cell in sorted(cells.items())
+    }
 
 
 def against_rules(answers: list[int], humans: list[int], readings: list[dict]) -> dict:
@@ -181,6 +217,52 @@ def against_rules(answers: list[int], humans: list[int], readings: list[dict]) -
         "rules_then_model": (overall["rules_right"] + model_right_elsewhere) / overall["rows"],
         "by_rule": {rule: shares(cell) for rule, cell in sorted(cells.items())},
     }
+
+
+def disjoint_halves(generated, by: str, seed: int):
+    """The rows whose words of kind ``by`` (``UNSEEN_FIELDS``) all lie in one half of those
+    words, shuffled with ``seed``, and the rows whose words all lie in the other half."""
+    fields = UNSEEN_FIELDS[by]
+    words = sorted({word for field in fields for word in generated[field]})
+    random.Random(seed).shuffle(words)
+    first = set(words[: len(words) // 2])
+
+    def within(row: dict, half: bool) -> bool:
+        return all((row[field] in first) == half for field in fields)
+
+    return generated.filter(within, fn_kwargs={"half": True}), generated.filter(
+        within, fn_kwargs={"half": False}
+    )
+
+
+def unseen(folder: str, task: str, train_rows: int, seeds: list[int], by: str, written, **tune):
+    """Fine-tune once per seed on ``train_rows`` rows of one half of the words (``by``, see
+    :func:`disjoint_halves`); accuracy on up to as many other rows of that half and of the
+    other. ``tune``: the keyword arguments of ``FineTuning.prepare``."""
+    tuning = FineTuning.prepare(folder, f"{task}_challenge", progress=False, **tune)
+    generated = generated_rows(folder, task, train_rows)
+    runs = []
+    for seed in seeds:
+        known, novel = (half.shuffle(seed=seed) for half in disjoint_halves(generated, by, seed))
+        if len(known) <= train_rows:
+            raise SystemExit(f"{task}: one half of the {by}s has {len(known)} rows, too few")
+        seen = known.select(range(train_rows, min(len(known), 2 * train_rows)))
+        novel = novel.select(range(min(len(novel), train_rows)))
+        classifier, timing = tuning.train(
+            tuning.model, tuning.encode(known.select(range(train_rows))), seed
+        )
+        run = {"seed": seed, "train_seconds": timing["seconds"]}
+        for name, rows in (("seen", seen), ("unseen", novel)):
+            scores = dataclasses.replace(tuning, test=rows).evaluate(classifier)[0]
+            run |= {f"{name}_rows": len(rows), f"{name}_accuracy": scores["accuracy"]}
+        runs.append(run)
+        written(
+            {"by": by, "train_rows": train_rows, "runs": runs}
+            | {
+                f"mean_{name}_accuracy": statistics.mean(run[f"{name}_accuracy"] for run in runs)
+                for name in ("seen", "unseen")
+            }
+        )
 
 
 def _event_alone_probe(generated) -> dict:
@@ -269,6 +351,11 @@ def main() -> None:
         action="store_true",
         help="diagnostic: train on challenge rows whose phrase holds a privative",
     )
+    parser.add_argument(
+        "--unseen",
+        choices=list(UNSEEN_FIELDS),
+        help="diagnostic: train on rows of half the nouns or modifiers, score on the other half",
+    )
     parser.add_argument("--batch-sizes", type=int, nargs="+", default=[4, 16])
     parser.add_argument("--learning-rates", type=float, nargs="+", default=[1e-5, 5e-5])
     parser.add_argument("--device", default="auto", choices=DEVICES, help="as the harness's")
@@ -282,7 +369,8 @@ def main() -> None:
     args = parser.parse_args()
     if not (args.export or args.original_release):
         parser.error("pass --original-release RELEASE, or --export DIR built with one")
-    out = args.out or Path(f"perf/results/rnpc_transfer{'_selection' if args.select else ''}.json")
+    mode = "_selection" if args.select else f"_unseen_{args.unseen}" if args.unseen else ""
+    out = args.out or Path(f"perf/results/rnpc_transfer{mode}.json")
     start = time.perf_counter()
     results = {"model": "all-MiniLM-L6-v2 (offline package)", "complete": False, "tasks": {}}
 
@@ -311,6 +399,12 @@ def main() -> None:
                 select(folder, held_out, task, args.train_rows, args.epochs, grid, record)
                 continue
             batch_size, learning_rate = SELECTED[task]
+            if args.unseen:
+                tune = {"epochs": args.epochs, "device": args.device, "precision": args.precision}
+                tune |= {"learning_rate": args.learning_rate or learning_rate}
+                tune |= {"batch_size": args.batch_size or batch_size}
+                unseen(folder, task, args.train_rows, args.seeds, args.unseen, record, **tune)
+                continue
             transfer(
                 folder,
                 task,

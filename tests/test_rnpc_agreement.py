@@ -9,7 +9,7 @@ import json
 from pathlib import Path
 
 import pytest
-from datasets import load_dataset
+from datasets import Dataset, load_dataset
 
 from compsem.builders.rnpc.agreement import (
     baselines,
@@ -490,14 +490,20 @@ def test_names_people_reads_the_first_wordnet_sense():
     assert not names_people("agreement")
 
 
-def test_the_transfer_script_reads_a_runs_answers_against_the_rules():
-    """perf/rnpc_transfer.py's ``against_rules``: on the rows the rules label, how often the
-    model gives their label and how often each is right; elsewhere the model's own accuracy;
-    and the score of the rules' label where they give one and the model's answer elsewhere."""
+def _transfer_script():
+    """perf/rnpc_transfer.py, loaded by path (perf/ is no package)."""
     path = Path(__file__).parents[1] / "perf" / "rnpc_transfer.py"
     spec = importlib.util.spec_from_file_location("rnpc_transfer", path)
     transfer = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(transfer)
+    return transfer
+
+
+def test_the_transfer_script_reads_a_runs_answers_against_the_rules():
+    """perf/rnpc_transfer.py's ``against_rules``: on the rows the rules label, how often the
+    model gives their label and how often each is right; elsewhere the model's own accuracy;
+    and the score of the rules' label where they give one and the model's answer elsewhere."""
+    transfer = _transfer_script()
     readings = [
         {"rule": "a", "label": 1},
         {"rule": "a", "label": 1},
@@ -523,3 +529,47 @@ def test_the_transfer_script_reads_a_runs_answers_against_the_rules():
     assert result["by_rule"]["left out"] == {"rows": 1, "model_right": 0.0}
     assert result["by_rule"]["b"]["gives_rules_label"] == 0.0
     assert result["by_rule"]["b"]["rules_right"] == 1.0
+
+
+@pytest.mark.parametrize("by", ["noun", "modifier"])
+def test_the_transfer_scripts_unseen_halves_share_no_word(by):
+    """perf/rnpc_transfer.py ``--unseen``: the rows trained on and the rows scored as unseen
+    hold no noun (or modifier) in common, and a row whose modifiers straddle the halves is in
+    neither."""
+    transfer = _transfer_script()
+    words = [f"w{i}" for i in range(12)]
+    rows = Dataset.from_list(
+        [
+            {"noun": f"n{i % 7}", "modifier1": words[i % 12], "modifier2": words[(i * 5) % 12]}
+            for i in range(300)
+        ]
+    )
+    known, novel = transfer.disjoint_halves(rows, by, seed=3)
+    fields = transfer.UNSEEN_FIELDS[by]
+    seen_words = {row[f] for row in known for f in fields}
+    assert len(known) and len(novel)
+    assert not seen_words & {row[f] for row in novel for f in fields}
+    if by == "noun":
+        assert len(known) + len(novel) == len(rows)
+    else:
+        straddling = [
+            r for r in rows if (r["modifier1"] in seen_words) != (r["modifier2"] in seen_words)
+        ]
+        assert len(known) + len(novel) + len(straddling) == len(rows)
+
+
+def test_the_transfer_script_scores_human_rows_by_the_modifiers_trained_on():
+    """perf/rnpc_transfer.py's ``by_modifiers_trained_on``: the human rows grouped by how many
+    of their two modifiers the training rows hold, whatever their case."""
+    drawn = Dataset.from_list([{"modifier1": "fake", "modifier2": "red"}])
+    humans = [
+        {"modifier1": "Fake", "modifier2": "red"},
+        {"modifier1": "former", "modifier2": "red"},
+    ]
+    humans += [{"modifier1": "former", "modifier2": "big"}]
+    result = _transfer_script().by_modifiers_trained_on([1, 0, 1], [1, 1, 1], humans, drawn)
+    assert result == {
+        "0": {"rows": 1, "accuracy": 1.0},
+        "1": {"rows": 1, "accuracy": 0.0},
+        "2": {"rows": 1, "accuracy": 1.0},
+    }
