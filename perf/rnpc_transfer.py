@@ -87,7 +87,7 @@ SELECTED = {
     "epc": (4, 5e-5),  # 0.970 (16 and 1e-5: 0.621); 3.6.0's rows: 0.975 (0.605)
 }
 
-# the words --unseen halves: a row is in a half when all its words of the kind are
+# the fields whose words --unseen halves; a row belongs to a half when all its words lie in it
 UNSEEN_FIELDS = {"noun": ("noun",), "modifier": ("modifier1", "modifier2")}
 
 
