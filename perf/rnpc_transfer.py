@@ -393,16 +393,20 @@ def main() -> None:
             held_out = str(Path(scratch) / "held-out")
             export_benchmark("rnpc", held_out, challenges, seed=HELD_OUT_SEED)
             grid = list(itertools.product(args.batch_sizes, args.learning_rates))
+        slots = reading_slots(args.original_release) if args.original_release else None
         for task in args.tasks:
             record = functools.partial(written, task)
             if args.select:
                 select(folder, held_out, task, args.train_rows, args.epochs, grid, record)
                 continue
-            batch_size, learning_rate = SELECTED[task]
+            tune = {
+                "epochs": args.epochs,
+                "batch_size": args.batch_size or SELECTED[task][0],
+                "learning_rate": args.learning_rate or SELECTED[task][1],
+                "device": args.device,
+                "precision": args.precision,
+            }
             if args.unseen:
-                tune = {"epochs": args.epochs, "device": args.device, "precision": args.precision}
-                tune |= {"learning_rate": args.learning_rate or learning_rate}
-                tune |= {"batch_size": args.batch_size or batch_size}
                 unseen(folder, task, args.train_rows, args.seeds, args.unseen, record, **tune)
                 continue
             transfer(
@@ -412,12 +416,12 @@ def main() -> None:
                 args.epochs,
                 args.seeds,
                 record,
-                args.learning_rate or learning_rate,
-                args.batch_size or batch_size,
+                tune["learning_rate"],
+                tune["batch_size"],
                 args.only_privative,
                 args.device,
                 args.precision,
-                reading_slots(args.original_release) if args.original_release else None,
+                slots,
             )
     results["complete"] = True
     written(args.tasks[-1], results["tasks"][args.tasks[-1]])
