@@ -25,6 +25,7 @@ fingerprints the named sources for the dataset card.
 from __future__ import annotations
 
 import os
+import re
 import shutil
 import tempfile
 from collections.abc import Iterator
@@ -50,6 +51,11 @@ from compsem.resources.wordnet import wordnet, wordnet_version
 
 WORDNET_GLOSSES = "wordnet_glosses"
 GLOSS_PARTS = 16
+# WordNet's data files in the order NLTK's all_synsets() reads them, and how NLTK's reader
+# tells a gloss's quoted examples from its definition.
+WORDNET_DATA_FILES = ("adj", "adv", "noun", "verb")
+QUOTED = re.compile(r'["].*?["]')
+EXAMPLE = re.compile(r'"([^"]*)"')
 _SUFFIXES = (".txt", ".jsonl", ".parquet")
 
 
@@ -232,10 +238,25 @@ def text_adapter(self, data: dict, path: str, id_in_file) -> dict:
 
 
 def wordnet_glosses() -> Iterator[str]:
-    """Every synset's definition, then its example sentences, in WordNet's file order."""
-    for synset in wordnet().all_synsets():
-        yield synset.definition()
-        yield from synset.examples()
+    """Every synset's definition, then its example sentences, in the order of NLTK's
+    ``all_synsets()`` (its data files, adjectives first), split as NLTK splits a gloss: read
+    from the data files directly, as building every synset (its lemmas and pointers) to ask
+    for its gloss took several times longer than parsing the rest of the line."""
+    reader = wordnet()
+    for part in WORDNET_DATA_FILES:
+        with reader.abspath(f"data.{part}").open() as lines:
+            for line in lines:
+                if not line[:1].isspace():  # the licence's lines start with spaces
+                    yield from gloss_texts(line.decode("utf8"))
+
+
+def gloss_texts(line: str) -> Iterator[str]:
+    """A data file line's definition, then its examples: the gloss after ``|`` less its quoted
+    examples and its edges' spaces and semicolons (NLTK's ``Synset.definition()``), then each
+    quoted example (``Synset.examples()``)."""
+    _, gloss = line.strip().split("|")
+    yield QUOTED.sub("", gloss).strip().strip("; ")
+    yield from EXAMPLE.findall(gloss)
 
 
 def gloss_folder(key: str) -> Path:

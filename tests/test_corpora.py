@@ -2,14 +2,21 @@
 
 import json
 import threading
+from itertools import islice
 
 import pyarrow as pa
 import pyarrow.parquet as pq
 import pytest
 
 from compsem.corpus_readers import JsonlLinesReader, ParquetFileReader
-from compsem.loading_scripts.corpora import open_corpus, wordnet_glosses
+from compsem.loading_scripts.corpora import (
+    WORDNET_DATA_FILES,
+    gloss_texts,
+    open_corpus,
+    wordnet_glosses,
+)
 from compsem.pipeline import CorpusError, exclusive
+from compsem.resources.wordnet import wordnet
 
 TEXTS = ["A red car stopped.", "The old man smiled.", "A fake gun was found."]
 
@@ -42,6 +49,28 @@ def test_fingerprint_follows_content(tmp_path):
 def test_wordnet_glosses_are_definitions_and_examples():
     first = list(zip(range(4), wordnet_glosses(), strict=False))
     assert all(isinstance(text, str) and text for _, text in first)
+
+
+def test_glosses_read_from_the_data_files_are_nltks():
+    """The data files read directly give what NLTK's synsets give: the same stream at its start,
+    and the same definition and examples for every 25th synset of each file (all 117,659 take
+    NLTK too long to check here)."""
+    reader = wordnet()
+    expected = (
+        text
+        for synset in reader.all_synsets()
+        for text in (synset.definition(), *synset.examples())
+    )
+    assert list(islice(wordnet_glosses(), 3_000)) == list(islice(expected, 3_000))
+    checked = 0
+    for part in WORDNET_DATA_FILES:
+        lines = reader.abspath(f"data.{part}").open().read().decode("utf8").splitlines()
+        for line in [line for line in lines if not line[:1].isspace()][::25]:
+            offset, _, pos = line.split()[:3]
+            synset = reader.synset_from_pos_and_offset(pos, int(offset))
+            assert list(gloss_texts(line)) == [synset.definition(), *synset.examples()], line
+            checked += 1
+    assert checked > 4_000
 
 
 def test_malformed_jsonl_line_is_named(tmp_path):
