@@ -8,7 +8,8 @@ sample estimate, as follows.
 
 For each source (WordNet's glosses and the npm sources of ``embedded``), a seeded random sample
 of documents of about ``--words`` words is parsed with raw ``nlp.pipe`` (the small English
-pipeline, NER disabled, exactly as PLANE's extraction runs it) and PLANE's ``amod_pairs`` rule;
+pipeline, NER and the lemmatizer left out and the arcs' words lemmatized, exactly as PLANE's
+extraction runs it) and PLANE's ``amod_pairs`` rule;
 the AN pairs go through PLANE's own ``item_pool`` with the shipped lexicon and WordNet
 hypernyms, and the distinct intensional phrases are its IT1 rows of class ``O``.
 
@@ -38,7 +39,12 @@ import pyarrow.compute as pc
 from tqdm.auto import tqdm
 
 from compsem.builders.plane.config import MAX_HYPERNYM_DISTANCE
-from compsem.builders.plane.extraction import DISABLED, amod_pairs, an_pair_table
+from compsem.builders.plane.extraction import (
+    DISABLED,
+    amod_pairs,
+    an_pair_table,
+    pipeline_lemmatizer,
+)
 from compsem.builders.plane.hypernyms import hypernym_table
 from compsem.builders.plane.items import item_pool
 from compsem.builders.plane.source_yield import whole_source_yield
@@ -107,7 +113,8 @@ def measure(name: str, texts: list[str], words: int, nlp, lexicon) -> dict:
     """Parse a sample of ``texts``; phrase counts on nested prefixes for the Heaps fit."""
     chosen = sample(texts, words, seed=42)
     start = time.perf_counter()
-    per_doc = [list(amod_pairs(doc)) for doc in nlp.pipe(chosen, batch_size=64)]
+    lemmatizer = pipeline_lemmatizer()
+    per_doc = [list(amod_pairs(doc, lemmatizer)) for doc in nlp.pipe(chosen, batch_size=64)]
     seconds = time.perf_counter() - start
     sizes = np.cumsum([len(t.split()) for t in chosen])
     points = []

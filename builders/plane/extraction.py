@@ -16,6 +16,7 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Iterator, Sequence
+from functools import partial
 from pathlib import Path
 
 import numpy as np
@@ -39,8 +40,10 @@ from compsem.resources.spacy_pipeline import DEFAULT_SPACY_MODEL, pipeline_id
 
 # Bumped whenever extraction changes what the shards hold (2: written forms of both words).
 EXTRACTION_REVISION = 2
-# The parse of an AN arc needs the tagger, parser and lemmatizer; NER only costs time.
-DISABLED = ("ner",)
+# The parse of an AN arc needs the tagger, parser and attribute ruler; NER only costs time, and
+# the lemmatizer, run over every token, took two-fifths of the parse when only the two words of
+# each arc need a lemma: :func:`amod_arcs` lemmatizes those itself, as the lemmatizer would.
+DISABLED = ("ner", "lemmatizer")
 PAIR_TYPE = pa.struct(
     [
         ("adjective", pa.string()),
@@ -68,14 +71,26 @@ OCCURRENCE_SCHEMA = pa.schema(
 FOLD_ROWS = 2_000_000
 
 
-def amod_arcs(doc) -> Iterator[tuple[str, str, str | None, str]]:
+def lemma(token, lemmatizer) -> str:
+    """``token``'s lemma as the pipeline's lemmatizer step sets it: kept where the attribute
+    ruler already set one (its exceptions) or the step ran (``lemmatizer`` None), else
+    ``lemmatizer``'s own."""
+    if token.lemma or lemmatizer is None:
+        return token.lemma_
+    return lemmatizer.lemmatize(token)[0]
+
+
+def amod_arcs(doc, lemmatizer) -> Iterator[tuple[str, str, str | None, str]]:
     """(adjective lemma, noun lemma, adjective form, noun form) for every ``amod`` arc whose head
-    is a common noun. The adjective's form is its written case ("Australian", "former") where it
-    is the lemma as written, not sentence-initial and not all capitals (a headline), else None;
-    the noun's form is the word as written, lower-cased ("means" for the lemma "mean")."""
+    is a common noun, lemmatized by ``lemmatizer`` (:func:`pipeline_lemmatizer` for a parse with
+    :data:`DISABLED`; None for a parse that ran the lemmatizer). The adjective's form is its
+    written case ("Australian", "former") where it is the lemma as written, not
+    sentence-initial and not all capitals (a headline), else None; the noun's form is the word
+    as written, lower-cased ("means" for the lemma "mean")."""
     for token in doc:
         if token.dep_ == "amod" and token.head.pos_ == "NOUN":
-            adjective, noun = token.lemma_.lower(), token.head.lemma_.lower()
+            adjective = lemma(token, lemmatizer).lower()
+            noun = lemma(token.head, lemmatizer).lower()
             if adjective.isalpha() and noun.isalpha():
                 text = token.text
                 written = text.lower() == adjective and not token.is_sent_start
@@ -83,16 +98,24 @@ def amod_arcs(doc) -> Iterator[tuple[str, str, str | None, str]]:
                 yield adjective, noun, form, token.head.text.lower()
 
 
-def amod_pairs(doc) -> Iterator[tuple[str, str]]:
+def amod_pairs(doc, lemmatizer) -> Iterator[tuple[str, str]]:
     """(adjective lemma, noun lemma) for every ``amod`` arc whose head is a common noun."""
-    for adjective, noun, _, _ in amod_arcs(doc):
+    for adjective, noun, _, _ in amod_arcs(doc, lemmatizer):
         yield adjective, noun
 
 
-def annotate_an(doc) -> dict:
+def pipeline_lemmatizer(spacy_model: str = DEFAULT_SPACY_MODEL):
+    """The lemmatizer of the extraction's pipeline (loaded, though left out of the parse), or
+    None for a pipeline without one."""
+    nlp = spacy_pipeline(spacy_model, DISABLED)
+    return nlp.get_pipe("lemmatizer") if "lemmatizer" in nlp.component_names else None
+
+
+def annotate_an(doc, spacy_model: str = DEFAULT_SPACY_MODEL) -> dict:
     """The SpacyAnnotator function: a document's AN arcs."""
     names = PAIR + FORMS
-    return {"an_pairs": [dict(zip(names, arc, strict=True)) for arc in amod_arcs(doc)]}
+    arcs = amod_arcs(doc, pipeline_lemmatizer(spacy_model))
+    return {"an_pairs": [dict(zip(names, arc, strict=True)) for arc in arcs]}
 
 
 def an_row(self, document) -> dict:
@@ -118,7 +141,12 @@ def an_extraction_pipeline(
     return [
         *corpus.readers(work),
         *([FirstDocuments(max_docs)] if max_docs else []),
-        SpacyAnnotator(annotate_an, spacy_model, disable=DISABLED, batch_size=512),
+        SpacyAnnotator(
+            partial(annotate_an, spacy_model=spacy_model),
+            spacy_model,
+            disable=DISABLED,
+            batch_size=512,
+        ),
         parquet_shards(work / "shards", schema, an_row),
     ]
 
