@@ -207,10 +207,12 @@ def export_benchmark(
     marker["build_key"] = build_key(spec, config_names, config_kwargs)
     exports = []
     with atomic_folder(out, marker, force=force, configs=config_names) as staging:
-        for config_name in config_names:
-            builder = spec.builder(
-                config_name=config_name, cache_dir=str(staging / ".arrow"), **config_kwargs
-            )
+        builders = [
+            spec.builder(config_name=name, cache_dir=str(staging / ".arrow"), **config_kwargs)
+            for name in config_names
+        ]
+        spec.prepare([builder.config for builder in builders])
+        for config_name, builder in zip(config_names, builders, strict=True):
             builder.download_and_prepare(download_mode=datasets.DownloadMode.FORCE_REDOWNLOAD)
             dataset_dict = builder.as_dataset()
             export = ConfigExport(config_name, spec.describe_config(builder.config), builder.info)

@@ -34,9 +34,14 @@ def cache_root() -> Path:
     return base / "compsem"
 
 
+def cache_path(step: str, key: str) -> Path:
+    """Where :func:`cached_table` keeps a step's table of this key."""
+    return cache_root() / step / f"{key}.parquet"
+
+
 def cached_table(step: str, key: str, compute: Callable[[], pa.Table]) -> pa.Table:
     """Read ``<cache>/<step>/<key>.parquet``, or compute it once and write it atomically."""
-    path = cache_root() / step / f"{key}.parquet"
+    path = cache_path(step, key)
     if path.is_file():
         return pq.read_table(path)
     table = compute()

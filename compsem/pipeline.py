@@ -278,7 +278,10 @@ class PipelineConfig(datasets.BuilderConfig):
         minimum=1,
     )
     workers: int = build_setting(
-        AVAILABLE_CORES, "datatrove tasks run at once (default: one per available core)", minimum=1
+        AVAILABLE_CORES,
+        "worker processes run at once (datatrove's tasks, and a build's parallel steps; "
+        "default: one per available core)",
+        minimum=1,
     )
     split: str = build_setting("train", "the split of a hf://datasets/ corpus to read")
 

@@ -26,6 +26,8 @@ import socket
 import sys
 import tempfile
 import threading
+from collections.abc import Callable, Iterator, Sequence
+from functools import partial
 from pathlib import Path
 
 import multiprocess
@@ -76,6 +78,25 @@ _guarded: set[int] = set()
 
 COMMAND_PID = "COMPSEM_COMMAND_PID"
 FORK_SERVER_GUARD = "compsem.fork_server_guard"
+
+
+def guarded_map(function: Callable, jobs: Sequence, workers: int) -> Iterator:
+    """``function`` of each of ``jobs``, in their order, on up to ``workers`` processes of the
+    fork server (in this process when one is enough). The workers die with the command, as
+    datatrove's do (:func:`guard_forked_children`), and leaving the iteration early (Ctrl-C)
+    terminates them. ``function`` must be importable by name (a module's top level)."""
+    workers = min(workers, len(jobs))
+    if workers <= 1:
+        yield from map(function, jobs)
+        return
+    guard_forked_children()
+    with multiprocess.get_context("forkserver").Pool(workers) as pool:
+        yield from pool.imap(partial(_in_worker, function), jobs)
+
+
+def _in_worker(function: Callable, job):
+    exit_with_command()
+    return function(job)
 
 
 def guard_forked_children() -> None:

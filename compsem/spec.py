@@ -23,6 +23,10 @@ def no_files(config: datasets.BuilderConfig, provenance: dict) -> dict[str, str]
     return {}
 
 
+def nothing_to_prepare(configs: list[datasets.BuilderConfig]) -> None:
+    return None
+
+
 @dataclass(frozen=True)
 class TaskFamily:
     """Configs whose scores may be averaged into one number: one task, one label space, one
@@ -76,6 +80,8 @@ class BenchmarkSpec:
         card_context: extra names the card template uses (e.g. BoOQA's bucket labels).
         export_files: ``(config, provenance) -> {file name: text}``, files written at the top of
             an export beside its card (RNPC: ``rule_agreement.json``).
+        prepare: work the configs of an export share, done once before the first is built
+            (PLANE: every GOoD and One-IT vocabulary search, in parallel, into the cache).
         llm_prompts: ``((columns, prompts), …)``: the questions ``compsem llm`` and the lm-eval
             tasks ask a causal LM; a config gets the prompts of the first entry whose columns it
             has, the first prompt being the default.
@@ -103,6 +109,7 @@ class BenchmarkSpec:
     demo_settings: Callable[[], dict] = dict
     card_context: Mapping[str, Any] = field(default_factory=dict)
     export_files: Callable[[datasets.BuilderConfig, dict], dict[str, str]] = no_files
+    prepare: Callable[[list[datasets.BuilderConfig]], None] = nothing_to_prepare
     llm_prompts: tuple[tuple[frozenset[str], tuple[LLMPrompt, ...]], ...] = ()
     task_families: tuple[TaskFamily, ...] = ()
     aucnorm: bool = False

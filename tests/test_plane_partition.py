@@ -1,9 +1,11 @@
-"""The split optimiser's arithmetic, checked against brute force on small random inputs, and
-what a corpus too small for a regime is told."""
+"""The split optimiser's arithmetic, checked against brute force on small random inputs, what a
+corpus too small for a regime is told, and an export's searches run in parallel."""
 
+import os
 from itertools import product
 
 import numpy as np
+import pyarrow.parquet as pq
 import pytest
 
 from compsem.builders.plane.config import PlaneConfig
@@ -17,8 +19,14 @@ from compsem.builders.plane.partition import (
 )
 from compsem.builders.plane.splits import (
     MIN_INTENSIONAL_PHRASES,
+    PARTITION_STEP,
+    checked_pool,
     intensional_phrases,
+    partition_key,
     plane_splits,
+    search_partition,
+    search_partitions,
+    search_pool,
 )
 from compsem.builders.plane.vocabulary import (
     ItemCodes,
@@ -26,6 +34,9 @@ from compsem.builders.plane.vocabulary import (
     balanced_rows,
     label_bounds,
 )
+from compsem.fingerprint import cache_path
+from compsem.process_guard import guarded_map
+from compsem.resources.lexicon import ADJECTIVE_CLASSES
 
 
 def brute_force_balanced(counts: np.ndarray, min_label_share: float = 0.0) -> int:
@@ -238,3 +249,39 @@ def test_a_corpus_too_small_for_goood_says_how_many_intensional_phrases_it_lacks
     )
     with pytest.raises(ValueError, match=message):
         plane_splits(config)
+
+
+def pid_and_square(number: int) -> tuple[int, int]:
+    return os.getpid(), number * number
+
+
+def test_guarded_map_keeps_the_jobs_order_on_other_processes_and_one_worker_runs_here():
+    on_two = list(guarded_map(pid_and_square, list(range(6)), workers=2))
+    assert [square for _, square in on_two] == [n * n for n in range(6)]
+    assert os.getpid() not in {pid for pid, _ in on_two}
+    assert {pid for pid, _ in guarded_map(pid_and_square, [1, 2], workers=1)} == {os.getpid()}
+
+
+def test_an_exports_parallel_searches_cache_what_each_config_would_search_alone():
+    # a seed no other test builds, so that every search runs here, on two workers
+    configs = [
+        PlaneConfig(
+            name=f"{regime}_split_{index}",
+            regime=regime,
+            split_index=index,
+            max_docs=3000,
+            seed=7,
+            workers=2,
+        )
+        for regime in ("goood", "one_it")
+        for index in (1, 2)
+    ]
+    inputs = {config.name: search_pool(checked_pool(config), config) for config in configs}
+    search_partitions(configs)
+    for config in configs:
+        pool, inference_types = inputs[config.name]
+        alone = search_partition(
+            (ItemCodes.from_table(pool, ADJECTIVE_CLASSES), inference_types, config)
+        )
+        key = partition_key(pool, config, inference_types)
+        assert pq.read_table(cache_path(PARTITION_STEP, key)).equals(alone)

@@ -25,7 +25,7 @@ from compsem.builders.plane.items import (
 )
 from compsem.builders.plane.llm_prompts import LLM_PROMPTS
 from compsem.builders.plane.source_yield import YIELD_FILE
-from compsem.builders.plane.splits import pool_ceilings
+from compsem.builders.plane.splits import pool_ceilings, search_partitions
 from compsem.card import template_path
 from compsem.loading_scripts.corpora import GLOSS_PARTS, Corpus
 from compsem.presets import Preset
@@ -207,6 +207,7 @@ SPEC = BenchmarkSpec(
     audit_validation_as_test=frozenset({"goood", "one_it", "in_distribution"}),
     changelog=CHANGELOG,
     demo_settings=demo_settings,
+    prepare=search_partitions,
     card_context={"in_distribution_shares": IN_DISTRIBUTION_SHARES},
     llm_prompts=LLM_PROMPTS,
     task_families=task_families(),

@@ -8,6 +8,7 @@ import functools
 import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
+from tqdm.auto import tqdm
 
 from compsem.builders.plane.config import (
     IN_DISTRIBUTION_SHARES,
@@ -30,8 +31,9 @@ from compsem.builders.plane.vocabulary import (
     rows_within_sides,
 )
 from compsem.content_fingerprint import table_fingerprint
-from compsem.fingerprint import cached_table, fingerprint
+from compsem.fingerprint import cache_path, cached_table, fingerprint
 from compsem.loading_scripts.plane_release import read_original_split
+from compsem.process_guard import guarded_map
 from compsem.resources.lexicon import ADJECTIVE_CLASSES
 
 # Distinct intensional phrases a pool needs for all five resamples of a regime to come out with
@@ -45,6 +47,7 @@ MIN_INTENSIONAL_PHRASES = {"goood": 160, "one_it": 95, "in_distribution": 160}
 # after cue removal).
 PARTITION_STREAM = 1
 SEARCH_REVISION = 9
+PARTITION_STEP = "plane_partitions"
 
 
 def regime_seed(config: PlaneConfig) -> list[int]:
@@ -62,29 +65,61 @@ def partition_sides(
     train, 1 validation, 2 test, at :attr:`~PlaneConfig.partition_shares`), from a generator of
     its own (so the regime's generator draws the same with or without the cache), cached by the
     pool's content and every setting the search depends on: the search is most of a warm build's
-    time."""
-    seed = [*regime_seed(config), PARTITION_STREAM]
-    key = fingerprint(
+    time (:func:`search_partitions` runs an export's searches in parallel beforehand)."""
+    key = partition_key(pool, config, inference_types)
+    search = functools.partial(search_partition, (items, inference_types, config))
+    return cached_table(PARTITION_STEP, key, search)["side"].to_numpy()
+
+
+def partition_key(pool: pa.Table, config: PlaneConfig, inference_types: tuple[int, ...]) -> str:
+    return fingerprint(
         "plane_partition",
         table_fingerprint(pool.select(["id"])),
         list(inference_types),
         config.partition_shares,
         config.min_label_share,
-        seed,
+        _partition_seed(config),
         SEARCH_REVISION,
     )
 
-    def search() -> pa.Table:
-        partition = partition_vocabulary(
-            items,
-            inference_types,
-            config.partition_shares,
-            np.random.default_rng(seed),
-            config.min_label_share,
-        )
-        return pa.table({"side": partition.side})
 
-    return cached_table("plane_partitions", key, search)["side"].to_numpy()
+def _partition_seed(config: PlaneConfig) -> list[int]:
+    return [*regime_seed(config), PARTITION_STREAM]
+
+
+def search_partition(job: tuple[ItemCodes, tuple[int, ...], PlaneConfig]) -> pa.Table:
+    """The search behind :func:`partition_sides`: one ``side`` column."""
+    items, inference_types, config = job
+    partition = partition_vocabulary(
+        items,
+        inference_types,
+        config.partition_shares,
+        np.random.default_rng(_partition_seed(config)),
+        config.min_label_share,
+    )
+    return pa.table({"side": partition.side})
+
+
+def search_partitions(configs: list[PlaneConfig]) -> None:
+    """The vocabulary searches of the GOoD and One-IT configs about to be built, run at once on
+    the configs' ``workers`` processes and cached, so that each config's build reads its own:
+    the searches are independent, and after the parse they are most of a build's time. A pool
+    too small for a config fails here, before any search."""
+    jobs: dict[str, tuple] = {}
+    for config in configs:
+        if config.regime not in SEARCHED_TYPES:
+            continue
+        pool, inference_types = search_pool(checked_pool(config), config)
+        key = partition_key(pool, config, inference_types)
+        if key not in jobs and not cache_path(PARTITION_STEP, key).is_file():
+            jobs[key] = (ItemCodes.from_table(pool, ADJECTIVE_CLASSES), inference_types, config)
+    if not jobs:
+        return
+    workers = max(config.workers for config in configs)
+    sides = guarded_map(search_partition, list(jobs.values()), workers)
+    progress = tqdm(sides, total=len(jobs), desc="Searching vocabulary partitions", unit="split")
+    for key, table in zip(jobs, progress, strict=True):
+        cached_table(PARTITION_STEP, key, lambda table=table: table)
 
 
 def _too_small(config: PlaneConfig, what: str) -> ValueError:
@@ -140,7 +175,8 @@ def goood_splits(
 
 def one_it_splits(pool: pa.Table, config: PlaneConfig, rng: np.random.Generator):
     """§6.2: GOoD splits of the IT3 items alone, the one type where I and S disagree."""
-    return goood_splits(pool.filter(pc.equal(pool["inference_type"], 3)), config, rng, (3,))
+    it3, inference_types = search_pool(pool, config)
+    return goood_splits(it3, config, rng, inference_types)
 
 
 def in_distribution_splits(
@@ -165,6 +201,21 @@ def in_distribution_splits(
         "test": balance(items, test, INFERENCE_TYPES, rng, share),
     }
     return {split: pool.take(rows) for split, rows in splits.items()}
+
+
+# The regimes whose splits come from a vocabulary partition, and the inference types each
+# searches (One-IT: IT3 alone).
+SEARCHED_TYPES = {"goood": INFERENCE_TYPES, "one_it": (3,)}
+
+
+def search_pool(pool: pa.Table, config: PlaneConfig) -> tuple[pa.Table, tuple[int, ...]]:
+    """The items of the pool a GOoD or One-IT config's partition is searched over, and their
+    inference types."""
+    inference_types = SEARCHED_TYPES[config.regime]
+    if inference_types == INFERENCE_TYPES:
+        return pool, inference_types
+    (only,) = inference_types
+    return pool.filter(pc.equal(pool["inference_type"], only)), inference_types
 
 
 # The regimes whose splits come from a pool, each with its split function.
@@ -194,17 +245,23 @@ def plane_splits(config: PlaneConfig) -> dict[str, pa.Table]:
     """The splits of one config, as Arrow tables in ITEM_FEATURES (or PROMPT_FEATURES) order."""
     if config.regime.startswith("original_"):
         return original_splits(config)
-    pool = build_item_pool(config)
-    classes = set(pool["adjective_class"].unique().to_pylist())
-    if not classes or (config.regime != "full" and classes != set(ADJECTIVE_CLASSES)):
-        missing = ", ".join(sorted(set(ADJECTIVE_CLASSES) - classes))
-        raise _too_small(config, f"no phrases with adjectives of class {missing}")
+    pool = checked_pool(config)
     rng = regime_generator(config)
     if config.regime == "full":
         return {"train": pool}
     if config.regime == "two_shot":
         return {"test": two_shot_prompts(pool, config.two_shot_triplets_per_class, rng)}
     return _check_nonempty(SPLIT_REGIMES[config.regime](pool, config, rng), config, pool)
+
+
+def checked_pool(config: PlaneConfig) -> pa.Table:
+    """The item pool of ``config``, which must hold every adjective class (but for ``full``)."""
+    pool = build_item_pool(config)
+    classes = set(pool["adjective_class"].unique().to_pylist())
+    if not classes or (config.regime != "full" and classes != set(ADJECTIVE_CLASSES)):
+        missing = ", ".join(sorted(set(ADJECTIVE_CLASSES) - classes))
+        raise _too_small(config, f"no phrases with adjectives of class {missing}")
+    return pool
 
 
 def original_splits(config: PlaneConfig) -> dict[str, pa.Table]:
