@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from compsem.harness.offline_models import SMOLLM2_FIX, smollm2_folder, smollm2_ready
+from compsem.harness.models.offline import SMOLLM2_FIX, smollm2_folder, smollm2_ready
 from compsem.resources.spacy_pipeline import (
     SpacyModelMissingError,
     install_hint,

@@ -1,7 +1,7 @@
 """A paper's training and evaluation settings, which the harness applies to a benchmark's configs.
 
 Each benchmark's spec holds its preset (``compsem.builders.<name>.spec``); the harness picks one
-by the columns of the config it runs (``compsem/harness/presets.py``). Where a paper is silent
+by the columns of the config it runs (``compsem/harness/data/presets.py``). Where a paper is silent
 the preset keeps the Hugging Face Trainer defaults the papers report fine-tuning with ("the
 default setting", SETI Appendix C): learning rate 5e-5, no warm-up, no weight decay.
 """

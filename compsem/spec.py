@@ -86,6 +86,8 @@ class BenchmarkSpec:
             tasks ask a causal LM; a config gets the prompts of the first entry whose columns it
             has, the first prompt being the default.
         task_families: the families of configs whose scores may be averaged (lm-eval groups).
+        parses_corpus: whether a build parses a text corpus with spaCy (minutes on a first run,
+            cached after): ``compsem demo`` builds and evaluates the others first.
         aucnorm: whether the paper ranks rows by P(positive) and scores them by AUCnorm
             (BoOQA §4.2): ``compsem llm`` and the lm-eval tasks report it.
     """
@@ -113,6 +115,7 @@ class BenchmarkSpec:
     llm_prompts: tuple[tuple[frozenset[str], tuple[LLMPrompt, ...]], ...] = ()
     task_families: tuple[TaskFamily, ...] = ()
     aucnorm: bool = False
+    parses_corpus: bool = False
 
     @property
     def version(self) -> str:

@@ -42,11 +42,16 @@ from compsem.builders.plane.config import ITEM_FEATURES, LABEL_NAMES
 from compsem.builders.plane.extraction import an_pair_table
 from compsem.builders.plane.hypernyms import hypernym_table
 from compsem.builders.plane.items import item_pool
-from compsem.harness.commands import default_model
-from compsem.harness.device import Placement, resolve
-from compsem.harness.encode import encode
-from compsem.harness.inference import autocast, predict_logits
-from compsem.harness.training import TrainSettings, fine_tune, load_classifier, load_tokenizer
+from compsem.harness.data.encode import encode
+from compsem.harness.models.device import Placement, resolve
+from compsem.harness.models.inference import autocast, predict_logits
+from compsem.harness.models.loading import default_model
+from compsem.harness.training.trainer import (
+    TrainSettings,
+    fine_tune,
+    load_classifier,
+    load_tokenizer,
+)
 from compsem.resources.lexicon import load_adjective_lexicon
 
 # Evaluation is cheap next to training: time it more often, so a busy moment counts less.
@@ -68,7 +73,7 @@ def plane_rows(n: int, seed: int = 0) -> datasets.Dataset:
 
 
 def exported_rows(folder: str, config: str, n_train: int, n_eval: int):
-    from compsem.harness.data import load_benchmark
+    from compsem.harness.data.benchmark import load_benchmark
 
     bench = load_benchmark(folder, config)
     train = bench.train_split()

@@ -13,8 +13,7 @@ import time
 
 import torch
 
-from compsem.harness.device import Placement
-from compsem.harness.llm import (
+from compsem.harness.llm.loglikelihood import (
     batches,
     build_request,
     pad_right,
@@ -22,9 +21,10 @@ from compsem.harness.llm import (
     score_batch,
     score_passes,
 )
-from compsem.harness.llm_prompts import choose_prompt
-from compsem.harness.llm_run import load_causal_lm, load_tokenizer
-from compsem.harness.offline_models import model_path
+from compsem.harness.llm.prompts import choose_prompt
+from compsem.harness.llm.run import load_causal_lm, load_tokenizer
+from compsem.harness.models.device import Placement
+from compsem.harness.models.offline import model_path
 
 MAX_LENGTH = 2048
 

@@ -50,9 +50,9 @@ def embedding(export: Path, aan_sample: int) -> dict:
 
     from compsem.builders.montague.builder import phrase_table
     from compsem.builders.montague.lexicon import load_lexicon
-    from compsem.harness.embed import run_embed
-    from compsem.harness.embed_cli import demo_table
-    from compsem.harness.embed_models import load_encoder
+    from compsem.harness.embed.models import load_encoder
+    from compsem.harness.embed.report import demo_table
+    from compsem.harness.embed.run import run_embed
 
     glove = run_embed(["glove"], str(export))["models"][0]
     start = time.perf_counter()

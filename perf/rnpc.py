@@ -49,14 +49,14 @@ def phases(size: int) -> dict:
     """Input loading, then item generation per task (learning-curve pools; the challenge
     configs reuse them)."""
     from compsem.builders.rnpc.config import RnpcConfig
-    from compsem.builders.rnpc.generation import _generation_key, _task_splits, load_inputs
+    from compsem.builders.rnpc.generation import generation_key, load_inputs, task_splits
 
     start = time.perf_counter()
     load_inputs(None, None, None, None)
     timings = {"load_inputs": time.perf_counter() - start}
     for task in ("spte", "mpte", "epc"):
         start = time.perf_counter()
-        splits = _task_splits(_generation_key(RnpcConfig(name=task, task=task, size=size)))
+        splits = task_splits(generation_key(RnpcConfig(name=task, task=task, size=size)))
         timings[task] = time.perf_counter() - start
         timings[f"{task}_items"] = sum(len(table) for table in splits.values())
     return timings

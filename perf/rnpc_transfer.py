@@ -71,9 +71,9 @@ from pathlib import Path
 
 from compsem.builders.rnpc.agreement import holds_privative, label_row, reading_slots
 from compsem.export import export_benchmark
-from compsem.harness.data import load_benchmark
-from compsem.harness.device import DEVICES, PRECISIONS
-from compsem.harness.finetune import FineTuning
+from compsem.harness.data.benchmark import load_benchmark
+from compsem.harness.models.device import DEVICES, PRECISIONS
+from compsem.harness.training.finetune import FineTuning
 from compsem.hypothesis_only import probe
 
 TARGETS = {"spte": 0.85, "mpte": 0.70, "epc": 0.55}

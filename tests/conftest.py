@@ -36,7 +36,7 @@ def compsem_cache(tmp_path_factory):
 @pytest.fixture(scope="session")
 def smollm2() -> str:
     """The offline SmolLM2-135M-Instruct's folder (CI's setup script converts it once)."""
-    from compsem.harness.offline_models import model_path, setup_smollm2, smollm2_ready
+    from compsem.harness.models.offline import model_path, setup_smollm2, smollm2_ready
 
     if not smollm2_ready():
         setup_smollm2()  # otherwise fetch and convert it now, once

@@ -27,9 +27,9 @@ from compsem.builders.plane.extraction import an_pair_table
 from compsem.builders.plane.hypernyms import hypernym_table
 from compsem.builders.plane.items import item_pool
 from compsem.builders.plane.prompts import PROMPT_FEATURES, two_shot_prompts
+from compsem.cli.harness import add_commands
 from compsem.export import write_parquet_shards
-from compsem.harness.cli import add_commands
-from compsem.harness.commands import default_model
+from compsem.harness.models.loading import default_model
 
 ADJECTIVES = {
     "american": "I",

@@ -3,13 +3,13 @@
 import argparse
 import sys
 
-from compsem.publish_cli import add_commands
+from compsem.cli.publish import add_commands
 
 
 def run_cli(argv: list[str]) -> int:
-    """``compsem ARGV`` with ``compsem.cli.main``'s error handling. Until ``compsem.cli`` registers
+    """``compsem ARGV`` with ``compsem.cli.program``'s error handling. Until ``compsem.cli`` registers
     the publishing commands, they run from a parser of their own."""
-    from compsem import cli
+    from compsem.cli import program as cli
 
     parser = cli.build_parser()
     commands = next(a for a in parser._actions if isinstance(a, argparse._SubParsersAction))

@@ -386,7 +386,7 @@ def test_a_hub_id_the_hub_cannot_give_says_what_to_do(area, capsys, monkeypatch,
     """A Hub id on a machine that cannot reach the Hub: one error that names the folder to pass
     instead and HF_HUB_OFFLINE (which skips datasets' retries), or, when it is set, says
     that the cache lacks the dataset. The Hub is stood in by datasets' own error."""
-    from compsem.harness import data
+    from compsem.harness.data import benchmark as data
 
     def unreachable(path, *args, **kwargs):
         raise ConnectionError(f"Couldn't reach '{path}' on the Hub (LocalEntryNotFoundError)")
@@ -499,8 +499,8 @@ def test_an_oversized_release_file_is_refused_before_reading(tmp_path, monkeypat
 def test_a_max_length_without_room_for_the_question_is_refused():
     from transformers import AutoTokenizer  # deferred: seconds to import
 
-    from compsem.harness.llm import Request, plan
-    from compsem.harness.offline_models import model_path
+    from compsem.harness.llm.loglikelihood import Request, plan
+    from compsem.harness.models.offline import model_path
 
     tokenizer = AutoTokenizer.from_pretrained(model_path("minilm"))
     requests = [Request("Is a red car a car? Answer:", (" yes", " no"))]
@@ -512,8 +512,8 @@ def test_a_max_length_without_room_for_the_question_is_refused():
 def test_a_max_length_that_cuts_prompts_is_counted_and_one_that_cuts_all_refused():
     from transformers import AutoTokenizer  # deferred: seconds to import
 
-    from compsem.harness.llm import Request, plan
-    from compsem.harness.offline_models import model_path
+    from compsem.harness.llm.loglikelihood import Request, plan
+    from compsem.harness.models.offline import model_path
 
     tokenizer = AutoTokenizer.from_pretrained(model_path("minilm"))
     short = Request("Is a car a car? Answer:", (" yes", " no"))
@@ -530,8 +530,8 @@ def test_a_max_length_that_cuts_prompts_is_counted_and_one_that_cuts_all_refused
 def test_a_preset_whose_input_the_config_lacks_is_named_not_input():
     import datasets
 
-    from compsem.harness.data import _schema
-    from compsem.harness.presets import get_preset
+    from compsem.harness.data.benchmark import _schema
+    from compsem.harness.data.presets import get_preset
 
     features = datasets.Features(
         {

@@ -8,8 +8,8 @@ from pathlib import Path
 import pytest
 
 from compsem.cli import main
-from compsem.harness.baselines import BASELINES, selected
-from compsem.harness.reproduce import command_line
+from compsem.harness.baselines.declared import BASELINES, selected
+from compsem.harness.results.reproduce import command_line
 
 pytestmark = pytest.mark.slow
 MAX_ROWS = 24

@@ -5,8 +5,8 @@ import os
 
 import pytest
 
-from compsem.cli import check_baseline_targets
-from compsem.harness import device
+from compsem.cli.demo import check_baseline_targets
+from compsem.harness.models import device
 
 
 @pytest.fixture

@@ -2,7 +2,7 @@
 
 import pytest
 
-from compsem.harness import cpu_allocator
+from compsem.harness.models import cpu_allocator
 
 
 class RecordingLibc:

@@ -9,7 +9,7 @@ import pytest
 
 from compsem.builders.rnpc.rules import EPC_LABELS
 from compsem.export import export_benchmark
-from compsem.harness.results import read_results
+from compsem.harness.results.files import read_results
 from tests.harness_data import compsem, minilm_with_head
 
 pytestmark = [pytest.mark.slow, pytest.mark.usefixtures("one_thread")]

@@ -13,10 +13,10 @@ import pytest
 import torch
 
 from compsem.cli import main
-from compsem.harness.commands import default_model
-from compsem.harness.probing import run_score
-from compsem.harness.reproduce import command_line
-from compsem.harness.results import read_results, result_name, rows_path
+from compsem.harness.models.loading import default_model
+from compsem.harness.probing.commands import run_score
+from compsem.harness.results.files import read_results, result_name, rows_path
+from compsem.harness.results.reproduce import command_line
 from compsem.ownership import MARKER, OutputFolderError
 from tests.harness_data import compsem, minilm_with_head, tiny_booqa_export, tiny_plane_export
 
@@ -196,8 +196,8 @@ def test_prompt_reads_the_first_prediction_at_the_mask(plane, tmp_path):
     from datasets import load_dataset
     from transformers import AutoModelForMaskedLM, AutoTokenizer
 
-    from compsem.harness.device import resolve
-    from compsem.harness.prompting import encode_prompts, first_predictions, token_word
+    from compsem.harness.models.device import resolve
+    from compsem.harness.probing.masked_lm import encode_prompts, first_predictions, token_word
 
     compsem(
         "prompt --device cpu --max-eval-examples 24",
@@ -357,7 +357,7 @@ def skip_fine_tuning(monkeypatch, stop_at_seed: int | None = None) -> None:
             raise KeyboardInterrupt
         return {"training_loss": 0.0, "steps": 0, "seconds": 1.0, "examples_per_second": 1.0}
 
-    monkeypatch.setattr("compsem.harness.common.fine_tune", fine_tune)
+    monkeypatch.setattr("compsem.harness.training.classifier.fine_tune", fine_tune)
 
 
 def test_save_model_writes_a_model_folder_compsem_owns_and_replaces_only_that(

@@ -15,8 +15,7 @@ import pytest
 
 from compsem.builders.plane.llm_prompts import PLANE_ITEMS
 from compsem.export import export_benchmark
-from compsem.harness.commands import run_report
-from compsem.harness.llm import (
+from compsem.harness.llm.loglikelihood import (
     PairEncoder,
     Request,
     build_request,
@@ -24,10 +23,11 @@ from compsem.harness.llm import (
     plan,
     score_requests,
 )
-from compsem.harness.llm_prompts import choose_prompt, prompts_for
-from compsem.harness.llm_run import run_llm
-from compsem.harness.llm_vllm import score_with_vllm
-from compsem.harness.offline_models import model_path
+from compsem.harness.llm.prompts import choose_prompt, prompts_for
+from compsem.harness.llm.run import run_llm
+from compsem.harness.llm.vllm import score_with_vllm
+from compsem.harness.models.offline import model_path
+from compsem.harness.report.run import run_report
 from tests.harness_data import tiny_booqa_export, tiny_plane_export
 
 pytestmark = pytest.mark.slow

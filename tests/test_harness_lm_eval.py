@@ -18,8 +18,8 @@ import yaml
 
 from compsem.builders import BENCHMARKS
 from compsem.export import export_benchmark
-from compsem.harness.llm_run import run_llm
-from compsem.harness.lm_eval_tasks import write_tasks
+from compsem.harness.llm.run import run_llm
+from compsem.harness.lm_eval_export.tasks import write_tasks
 from compsem.spec import TaskFamily
 from tests.harness_data import tiny_booqa_export, tiny_plane_export, write_export
 

@@ -5,11 +5,12 @@ import json
 import numpy as np
 import pytest
 
-from compsem.harness.commands import run_report
-from compsem.harness.device import resolve
-from compsem.harness.offline_models import model_path
-from compsem.harness.report import aggregate, family, model_name, render
-from compsem.harness.results import make_result, read_results, validate_result, write_result
+from compsem.harness.models.device import resolve
+from compsem.harness.models.offline import model_path
+from compsem.harness.report.cells import family, model_name
+from compsem.harness.report.run import run_report
+from compsem.harness.report.tables import aggregate, render
+from compsem.harness.results.files import make_result, read_results, validate_result, write_result
 
 CPU = resolve("cpu")
 

@@ -8,11 +8,11 @@ import pytest
 from compsem.builders.plane.config import ITEM_FEATURES
 from compsem.builders.plane.prompts import PROMPT_FEATURES
 from compsem.builders.rnpc.config import FEATURES as RNPC_FEATURES
-from compsem.harness.device import resolve
-from compsem.harness.evaluation import OTHER, grouped_scores, scores
-from compsem.harness.label_mapping import label_mapping, parse_overrides
-from compsem.harness.presets import PRESETS, detect_preset, get_preset
-from compsem.harness.schema import infer_schema
+from compsem.harness.data.presets import PRESETS, detect_preset, get_preset
+from compsem.harness.data.schema import infer_schema
+from compsem.harness.models.device import resolve
+from compsem.harness.probing.label_mapping import label_mapping, parse_overrides
+from compsem.harness.results.scores import OTHER, grouped_scores, scores
 
 BINARY = datasets.ClassLabel(names=["non_entailment", "entailment"])
 TEXT = datasets.Value("string")

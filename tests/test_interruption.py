@@ -14,8 +14,8 @@ import psutil
 import pytest
 
 from compsem import ownership
-from compsem.cli import interrupted_outcome
-from compsem.harness.results import write_text
+from compsem.cli.program import interrupted_outcome
+from compsem.harness.results.files import write_text
 from compsem.output_folder import atomic_folder, remove_dead_staging
 
 pytestmark = pytest.mark.slow

@@ -111,9 +111,10 @@ HEAVY_COMPSEM = (
     "compsem.metrics.aucnorm.",  # a metric script imports evaluate, hence transformers and torch
     "compsem.metrics.consistency.",
     "compsem.metrics.few_shot_curve.",
-    "compsem.harness.commands",  # fine-tuning imports torch and transformers
-    "compsem.harness.baseline_runs",  # runs the harness commands: torch and transformers
-    "compsem.harness.llm_run",  # loading a causal LM imports torch and transformers
+    "compsem.harness.training.",  # fine-tuning imports torch and transformers
+    "compsem.harness.probing.",  # running a model imports torch and transformers
+    "compsem.harness.baselines.runs",  # runs the harness commands: torch and transformers
+    "compsem.harness.llm.run",  # loading a causal LM imports torch and transformers
     "compsem.hub",  # from compsem/__init__.py: `import compsem` stays cheap
 )
 
@@ -150,3 +151,55 @@ def test_imports_inside_functions_only_defer_heavy_dependencies_and_say_so():
         )
     ]
     assert not offending, "import at the top of the module instead:\n" + "\n".join(offending)
+
+
+def private_names_across_modules():
+    """(file, line, name) for each private name one module of compsem takes from another: a
+    ``from compsem… import _name``, or ``alias._name`` on a name bound by an import of compsem."""
+    for folder in ("compsem", "builders", "loading_scripts", "metrics"):
+        for path in sorted((ROOT / folder).rglob("*.py")):
+            tree = ast.parse(path.read_text())
+            imported = set()
+            for node in ast.walk(tree):
+                if isinstance(node, ast.ImportFrom) and (node.module or "").startswith("compsem"):
+                    for alias in node.names:
+                        imported.add(alias.asname or alias.name)
+                        if alias.name.startswith("_"):
+                            yield path.relative_to(ROOT), node.lineno, f"{node.module}.{alias.name}"
+                elif isinstance(node, ast.Import):
+                    imported |= {a.asname for a in node.names if a.name.startswith("compsem")}
+            for node in ast.walk(tree):
+                if (
+                    isinstance(node, ast.Attribute)
+                    and isinstance(node.value, ast.Name)
+                    and node.value.id in imported
+                    and node.attr.startswith("_")
+                    and not node.attr.startswith("__")
+                ):
+                    yield path.relative_to(ROOT), node.lineno, f"{node.value.id}.{node.attr}"
+
+
+def test_no_private_name_is_imported_across_modules():
+    found = [f"{path}:{line} {name}" for path, line, name in private_names_across_modules()]
+    assert not found, "make these public (or move them to where they are used):\n" + "\n".join(
+        found
+    )
+
+
+# Issue 51's limits for a folder a newcomer reads: at most 12 modules, none over 400 lines.
+MOST_MODULES, MOST_LINES = 12, 400
+
+
+def test_the_harness_root_holds_only_job_folders_each_short_enough_to_read():
+    harness = ROOT / "compsem" / "harness"
+    assert sorted(p.name for p in harness.glob("*.py")) == ["__init__.py"]
+    for package in [*harness.iterdir(), ROOT / "compsem" / "cli"]:
+        if not package.is_dir() or package.name == "__pycache__":
+            continue
+        modules = sorted(package.glob("*.py"))
+        assert (package / "__init__.py").is_file(), package
+        assert (package / "__init__.py").read_text().startswith('"""'), f"{package}: no docstring"
+        assert len(modules) - 1 <= MOST_MODULES, f"{package}: {len(modules) - 1} modules"
+        for module in modules:
+            lines = len(module.read_text().splitlines())
+            assert lines <= MOST_LINES, f"{module.relative_to(ROOT)}: {lines} lines"

@@ -10,11 +10,11 @@ import pytest
 
 from compsem.builders.montague.lexicon import ADJECTIVE_TYPES, TYPE_CODES, load_lexicon
 from compsem.builders.montague.tables import markdown_tables, read_scores_tsv, reference_path
+from compsem.cli.embed import add_commands
 from compsem.export import export_benchmark
-from compsem.harness.embed import run_embed
-from compsem.harness.embed_cli import add_commands, demo_table
-from compsem.harness.embed_models import Encoder, ModelError, load_encoder
-from compsem.harness.embed_report import score_rows, write_report
+from compsem.harness.embed.models import Encoder, ModelError, load_encoder
+from compsem.harness.embed.report import demo_table, score_rows, write_report
+from compsem.harness.embed.run import run_embed
 
 TOY_LEXICON = "red\tS-I\tcrimson\nfake\tNS-Pr\tforged\ncar\tnoun\tautomobile\ngun\tnoun\tfirearm\n"
 # Hand-set vectors (axes: red, fake, car, gun). "red …" phrases lie between their words, nearer

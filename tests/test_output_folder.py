@@ -11,7 +11,7 @@ import pytest
 
 from compsem import process_guard
 from compsem.cli import main
-from compsem.harness import offline_models
+from compsem.harness.models import offline as offline_models
 from compsem.output_folder import (
     MARKER,
     OutputFolderError,

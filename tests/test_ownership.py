@@ -17,7 +17,7 @@ import pytest
 from compsem.audit import audit_folder
 from compsem.card import NOT_AUDITED
 from compsem.cli import main
-from compsem.harness.results import write_json, write_text
+from compsem.harness.results.files import write_json, write_text
 from compsem.output_folder import (
     MARKER,
     OutputFolderError,
@@ -414,12 +414,12 @@ def test_a_file_added_during_the_build_is_kept_and_the_export_left(montague, tmp
 
 # Each harness command with what it needs to start, and a file it writes into --out.
 COMMANDS = {
-    "train": ("finetune", "run_train", {"seeds": [1, 2]}, "train-c-seed2.rows.jsonl"),
-    "curve": ("finetune", "run_curve", {}, "curve-c.png"),
-    "zero-shot": ("probing", "run_zero_shot", {"model": "m"}, "zero-shot-c.json"),
-    "prompt": ("probing", "run_prompt", {"model": "m"}, "prompt-c.rows.jsonl"),
-    "score": ("probing", "run_score", {"model": "m"}, "score-c-pr-curve.json"),
-    "llm": ("llm_run", "run_llm", {"seed": 3}, "llm-c-seed3.json"),
+    "train": ("training.finetune", "run_train", {"seeds": [1, 2]}, "train-c-seed2.rows.jsonl"),
+    "curve": ("training.finetune", "run_curve", {}, "curve-c.png"),
+    "zero-shot": ("probing.commands", "run_zero_shot", {"model": "m"}, "zero-shot-c.json"),
+    "prompt": ("probing.commands", "run_prompt", {"model": "m"}, "prompt-c.rows.jsonl"),
+    "score": ("probing.commands", "run_score", {"model": "m"}, "score-c-pr-curve.json"),
+    "llm": ("llm.run", "run_llm", {"seed": 3}, "llm-c-seed3.json"),
 }
 
 
@@ -457,9 +457,9 @@ def test_harness_commands_refuse_a_users_file_before_any_work(
 def test_train_save_model_never_writes_into_a_users_folder_or_over_a_file(
     tmp_path, monkeypatch, kind
 ):
-    from compsem.harness.finetune import run_train
+    from compsem.harness.training.finetune import run_train
 
-    loaded = never_loaded(monkeypatch, "finetune")
+    loaded = never_loaded(monkeypatch, "training.finetune")
     if kind == "folder":
         (tmp_path / "model-seed2").mkdir()
         (tmp_path / "model-seed2" / "config.json").write_text('{"my": 1}')
@@ -476,9 +476,9 @@ def test_train_save_model_never_writes_into_a_users_folder_or_over_a_file(
 
 
 def test_report_checks_every_page_file_before_writing_any(tmp_path):
-    from compsem.harness.commands import run_report
-    from compsem.harness.device import resolve
-    from compsem.harness.results import make_result, write_result
+    from compsem.harness.models.device import resolve
+    from compsem.harness.report.run import run_report
+    from compsem.harness.results.files import make_result, write_result
 
     dataset = {"path": "hub/plane", "config": "goood_split_1", "split": "test"}
     dataset |= {"revision": None, "fingerprint": "abc"}
@@ -513,7 +513,7 @@ def test_audit_json_is_checked_before_the_audit_and_named_as_json(tmp_path, monk
     def audit(*args, **kwargs):
         raise AssertionError("the audit ran before --json was checked")
 
-    monkeypatch.setattr("compsem.publish_cli.audit_folder", audit)
+    monkeypatch.setattr("compsem.cli.publish.audit_folder", audit)
     (tmp_path / "report.json").write_text("mine")
     assert main(["audit", str(tmp_path), "--json", str(tmp_path / "report.json")]) == 2
     error = capsys.readouterr().err

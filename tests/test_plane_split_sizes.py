@@ -23,7 +23,7 @@ from compsem.builders.plane.vocabulary import (
     nouns_with_every_class,
     rows_within_sides,
 )
-from compsem.cli import build_parser
+from compsem.cli.program import build_parser
 from compsem.resources.lexicon import ADJECTIVE_CLASSES
 from compsem.settings import setting_values
 

@@ -14,10 +14,10 @@ import numpy as np
 import pytest
 
 from compsem.builders.montague.lexicon import ADJECTIVE_TYPES
-from compsem.harness.commands import run_report
-from compsem.harness.device import resolve
-from compsem.harness.reproduce import command_line
-from compsem.harness.results import make_result, write_json, write_result, write_rows
+from compsem.harness.models.device import resolve
+from compsem.harness.report.run import run_report
+from compsem.harness.results.files import make_result, write_json, write_result, write_rows
+from compsem.harness.results.reproduce import command_line
 from compsem.ownership import FILES_MANIFEST
 
 CPU = resolve("cpu")
@@ -39,7 +39,7 @@ def dataset(benchmark: str, config: str) -> dict:
 
 def scores_of(rng, n: int, fields: dict) -> tuple[dict, list[dict]]:
     """Scores as the harness computes them, from per-row outputs drawn at random."""
-    from compsem.harness.evaluation import grouped_scores
+    from compsem.harness.results.scores import grouped_scores
 
     labels = rng.integers(0, 2, n)
     predictions = np.where(rng.random(n) < 0.75, labels, 1 - labels)
@@ -371,7 +371,7 @@ def test_a_model_giving_one_answer_is_flagged_beside_the_majority_baseline(tmp_p
 
 
 def grouped_scores_of(labels, predictions) -> dict:
-    from compsem.harness.evaluation import grouped_scores
+    from compsem.harness.results.scores import grouped_scores
 
     return grouped_scores(labels, predictions, ["non_entailment", "entailment"], {})
 
@@ -490,7 +490,7 @@ def test_a_classifier_on_a_one_label_split_says_so_and_a_balanced_one_does_not(t
 
 
 def test_random_order_aucnorm_is_what_random_rankings_score():
-    from compsem.harness.leaderboard import random_order_aucnorm
+    from compsem.harness.report.leaderboard import random_order_aucnorm
 
     assert random_order_aucnorm(8, 19) == pytest.approx(0.156, abs=0.01)
     assert 0 < random_order_aucnorm(300, 1000) < 0.03

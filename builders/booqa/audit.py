@@ -7,7 +7,7 @@ import pyarrow as pa
 import pyarrow.compute as pc
 
 from compsem.audit_checks import CheckResult
-from compsem.builders.booqa.splits import _propositions, _rows
+from compsem.builders.booqa.splits import column_rows, propositions_of
 
 
 def time_spans_disjoint(splits: dict[str, pa.Table]):
@@ -36,7 +36,7 @@ def bundles_whole(splits: dict[str, pa.Table]):
 
 def _group(table: pa.Table, column: str) -> dict[str, list[tuple[str, int]]]:
     groups: dict[str, list[tuple[str, int]]] = {}
-    for key, row_id_, label in _rows(table, column, "id", "label"):
+    for key, row_id_, label in column_rows(table, column, "id", "label"):
         groups.setdefault(key, []).append((row_id_, label))
     return groups
 
@@ -45,7 +45,7 @@ def no_shared_proposition(splits: dict[str, pa.Table]):
     """App. E.1: no proposition (subject, predicate, object) in two H-only splits."""
     seen, shared = {}, set()
     for split, table in splits.items():
-        for proposition in set(_propositions(table)):
+        for proposition in set(propositions_of(table)):
             if proposition in seen:
                 shared.add(proposition)
             seen[proposition] = split

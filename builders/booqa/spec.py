@@ -160,6 +160,7 @@ SPEC = BenchmarkSpec(
     provenance=provenance,
     preset=PRESET,
     demo_settings=demo_settings,
+    parses_corpus=True,
     optional_configs={"levyholt": [config.name for config in LEVYHOLT_CONFIGS]},
     statistics_fields=("frequency_bucket", "subgroup"),
     vocabulary_fields=("bundle_id", "window", "predicate"),

@@ -31,7 +31,7 @@ from compsem.resources.wordnet import wordnet_version
 UNTYPED = "thing"
 
 
-def _rows(table: pa.Table, *columns: str):
+def column_rows(table: pa.Table, *columns: str):
     """Tuples of the named columns, row by row."""
     return zip(*(table[column].to_pylist() for column in columns), strict=True)
 
@@ -89,7 +89,10 @@ def _entry_rows(s: BooqaConfig, positive: dict, negatives: tuple[int, ...], evid
 def _evidence(s: BooqaConfig, partitions: Partitions, positives: pa.Table) -> dict[str, list]:
     """The evidence of each sampled positive's bundle, one window bucket at a time."""
     table = positives.select(["window", "a", "b", "subject", "predicate", "object"])
-    ids = [proposition_id(*row) for row in _rows(table, "window", "subject", "predicate", "object")]
+    ids = [
+        proposition_id(*row)
+        for row in column_rows(table, "window", "subject", "predicate", "object")
+    ]
     table = table.append_column("bundle_id", pa.array(ids, pa.string()))
     bucket = np.mod(table["window"].to_numpy(), partitions.buckets)
     evidence: dict[str, list] = {}
@@ -137,7 +140,7 @@ def en_splits(s: BooqaConfig, schema: pa.Schema) -> dict[str, pa.Table]:
         "booqa_en", partitions.folder.name, generation_settings(s), wordnet_version(), REVISION
     )
     per_window = partitions.articles_per_window
-    articles = dict(_rows(per_window, "window", "articles"))
+    articles = dict(column_rows(per_window, "window", "articles"))
 
     def build() -> pa.Table:
         tables = []
@@ -216,15 +219,15 @@ def _carve(dev: pa.Table, sizes: tuple[int, int], rng: np.random.Generator) -> d
     }
 
 
-def _propositions(table: pa.Table) -> list[tuple[str, str, str]]:
-    return list(_rows(table, "subject", "predicate", "object"))
+def propositions_of(table: pa.Table) -> list[tuple[str, str, str]]:
+    return list(column_rows(table, "subject", "predicate", "object"))
 
 
 def _without_shared_propositions(
     splits: dict[str, pa.Table], rng: np.random.Generator
 ) -> dict[str, pa.Table]:
     """Each proposition found in several splits stays in one of them, chosen at random."""
-    keys = {name: _propositions(table) for name, table in splits.items()}
+    keys = {name: propositions_of(table) for name, table in splits.items()}
     owners: dict[str, list[str]] = {}
     for name, values in keys.items():
         for value in dict.fromkeys(values):
@@ -256,7 +259,7 @@ def h_only_splits(s: BooqaConfig, en_schema: pa.Schema) -> dict[str, pa.Table]:
         )
     masked = {}
     for name, table in splits.items():
-        typed = _rows(table, "subject_type", "predicate", "object_type")
+        typed = column_rows(table, "subject_type", "predicate", "object_type")
         hypotheses = [realise(mask(st), p, mask(ot)) for st, p, ot in typed]
         table = table.drop_columns(["evidence"]).set_column(
             1, "hypothesis", pa.array(hypotheses, pa.string())

@@ -60,7 +60,7 @@ def _header(column: tuple[str, ...]) -> str:
     return f"({codes})" if len(column) > 1 else codes
 
 
-def _cell(score, digits: int) -> str:
+def score_cell(score, digits: int) -> str:
     return "–" if score is None else f"{score:.{digits}f}"
 
 
@@ -80,7 +80,7 @@ def render_table(table: Table, rows: list[dict]) -> str | None:
             "|---|" + "---:|" * len(columns),
         ]
         for model, by_type in scores.items():
-            cells = [_cell(by_type.get(", ".join(c)), table.digits) for c in columns]
+            cells = [score_cell(by_type.get(", ".join(c)), table.digits) for c in columns]
             lines.append(f"| {model} | " + " | ".join(cells) + " |")
         blocks.append("\n".join(lines))
     return "\n\n".join(blocks)

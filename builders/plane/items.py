@@ -13,9 +13,9 @@ import pyarrow.compute as pc
 
 from compsem.builders.plane.compounds import dropped_summary, filter_phrases
 from compsem.builders.plane.config import (
-    _PIPELINE_REVISION,
     ENTAILS,
     MAX_HYPERNYM_DISTANCE,
+    PIPELINE_REVISION,
     PlaneConfig,
 )
 from compsem.builders.plane.extraction import (
@@ -236,7 +236,7 @@ def _pool_inputs(config: PlaneConfig) -> tuple:
     description = describe_source(config, source)
     # With --max-docs, which documents are parsed depends on how the corpus is split into tasks.
     tasks = config.tasks if config.max_docs and not config.extracted else None
-    pairs_key = fingerprint("an_pairs", description, config.max_docs, tasks, _PIPELINE_REVISION)
+    pairs_key = fingerprint("an_pairs", description, config.max_docs, tasks, PIPELINE_REVISION)
 
     def count() -> pa.Table:
         occurrences = count_an_occurrences(extract_source(config, source))
@@ -265,7 +265,7 @@ def _pool_inputs(config: PlaneConfig) -> tuple:
         lexicon.fingerprint,
         config.non_compositional,
         config.lemma_guard,
-        _PIPELINE_REVISION,
+        PIPELINE_REVISION,
     )
     return occurrences, hypernyms, lexicon, pool_key
 

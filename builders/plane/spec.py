@@ -207,6 +207,7 @@ SPEC = BenchmarkSpec(
     audit_validation_as_test=frozenset({"goood", "one_it", "in_distribution"}),
     changelog=CHANGELOG,
     demo_settings=demo_settings,
+    parses_corpus=True,
     prepare=search_partitions,
     card_context={"in_distribution_shares": IN_DISTRIBUTION_SHARES},
     llm_prompts=LLM_PROMPTS,

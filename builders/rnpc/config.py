@@ -72,7 +72,7 @@ FEATURES = {
         }
     ),
 }
-_ID_FIELDS = {
+ID_FIELDS = {
     "spte": ("modifier1", "modifier2", "noun", "hypothesis_type"),
     "mpte": ("modifier1", "modifier2", "noun", "second_noun", "hypothesis_modifier"),
     "epc": ("modifier1", "modifier2", "noun", "event"),

@@ -11,7 +11,7 @@ import numpy as np
 import pyarrow as pa
 import pyarrow.parquet as pq
 
-from compsem.builders.rnpc.config import _ID_FIELDS, FEATURES, PLANE_CACHE, RnpcConfig
+from compsem.builders.rnpc.config import FEATURES, ID_FIELDS, PLANE_CACHE, RnpcConfig
 from compsem.builders.rnpc.noun_phrases import build_vocabulary
 from compsem.builders.rnpc.nouns import load_events, load_nouns, load_second_nouns
 from compsem.builders.rnpc.tasks import (
@@ -133,7 +133,7 @@ def modifier_sides(
 def to_table(task: str, rows: list[dict]) -> pa.Table:
     features = FEATURES[task]
     columns = {name: [row.get(name) for row in rows] for name in features if name != "id"}
-    ids = [row_id(f"rnpc-{task}", *(row[f] for f in _ID_FIELDS[task])) for row in rows]
+    ids = [row_id(f"rnpc-{task}", *(row[f] for f in ID_FIELDS[task])) for row in rows]
     return pa.table({"id": ids, **columns}).cast(features.arrow_schema)
 
 
@@ -161,7 +161,7 @@ def _side_items(
 
 
 @functools.lru_cache(maxsize=8)
-def _task_splits(key: tuple) -> dict[str, pa.Table]:
+def task_splits(key: tuple) -> dict[str, pa.Table]:
     config = RnpcConfig(**dict(key))
     inputs, _ = load_inputs(config.lexicon, config.nouns, config.events, config.cooccurrence)
     sides = modifier_sides(config.task, inputs, config.train_modifier_share, _rng(config, 0))
@@ -202,7 +202,7 @@ def _task_splits(key: tuple) -> dict[str, pa.Table]:
     return splits
 
 
-def _generation_key(config: RnpcConfig) -> tuple:
+def generation_key(config: RnpcConfig) -> tuple:
     """What a task's generated items depend on: the task and every setting but the release
     folder, hashable so that the split and challenge configs of a task share one generation."""
     names = ["task", *(f.name for f in setting_fields(RnpcConfig) if f.name != "original_release")]
@@ -217,7 +217,7 @@ def rnpc_splits(config: RnpcConfig) -> dict[str, pa.Table]:
                 config.task, read_original_task(config.original_release, config.task)
             )
         }
-    splits = _task_splits(_generation_key(config))
+    splits = task_splits(generation_key(config))
     if config.regime == "challenge":
         return {"test": pa.concat_tables(splits.values())}
     return splits

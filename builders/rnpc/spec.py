@@ -11,7 +11,7 @@ from compsem.builders.rnpc.agreement import rule_agreement
 from compsem.builders.rnpc.audit import AUDIT_CHECKS
 from compsem.builders.rnpc.builder import Rnpc
 from compsem.builders.rnpc.config import LEARNING_CURVE_SIZES, ORIGINAL_CONFIGS, RnpcConfig
-from compsem.builders.rnpc.generation import _generation_key, _task_splits, load_inputs
+from compsem.builders.rnpc.generation import generation_key, load_inputs, task_splits
 from compsem.builders.rnpc.llm_prompts import LLM_PROMPTS
 from compsem.builders.rnpc.rules import RULES
 from compsem.builders.rnpc.shortcut_balance import SINGLE_SHARE, SPTE_SINGLE_SHARE
@@ -257,9 +257,9 @@ def rule_examples(config: RnpcConfig) -> dict[str, dict]:
     generate, e.g. EPC from a lexicon without event effects)."""
     examples = {}
     for task in TASKS:
-        key = dict(_generation_key(config)) | {"task": task}
+        key = dict(generation_key(config)) | {"task": task}
         try:
-            rows = pa.concat_tables(_task_splits(tuple(key.items())).values()).to_pylist()
+            rows = pa.concat_tables(task_splits(tuple(key.items())).values()).to_pylist()
         except ValueError:
             rows = []
         first, counts = {}, Counter(row["rule"] for row in rows)

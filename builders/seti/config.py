@@ -13,7 +13,7 @@ from compsem.settings import build_setting
 
 LABEL_NAMES = ["non_entailment", "entailment"]
 # Bumped whenever generation or pool construction changes what the caches hold.
-_PIPELINE_REVISION = 1
+PIPELINE_REVISION = 1
 
 FEATURES = datasets.Features(
     {

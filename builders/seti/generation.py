@@ -7,7 +7,7 @@ import numpy as np
 import pyarrow as pa
 
 from compsem.builders.seti.compose import Pool, composition_pool
-from compsem.builders.seti.config import _PIPELINE_REVISION, SETTINGS, SetiConfig
+from compsem.builders.seti.config import PIPELINE_REVISION, SETTINGS, SetiConfig
 from compsem.builders.seti.lexicon import load_embedding_verbs, load_sentence_lexicon
 from compsem.builders.seti.sentences import generate_natural_pairs
 from compsem.builders.seti.sick_pairs import sick_natural_pairs
@@ -27,7 +27,7 @@ def natural_pairs(config: SetiConfig) -> tuple[str, pa.Table, pa.Table | None]:
             sick_fingerprint(config.sick),
             pipeline_id(nlp),
             wordnet_version(),
-            _PIPELINE_REVISION,
+            PIPELINE_REVISION,
         )
         pairs = cached_table("seti_sick_pairs", key, lambda: sick_natural_pairs(config.sick, nlp))
         return key, pairs, None
@@ -40,7 +40,7 @@ def natural_pairs(config: SetiConfig) -> tuple[str, pa.Table, pa.Table | None]:
         config.seed,
         pipeline_id(nlp),
         wordnet_version(),
-        _PIPELINE_REVISION,
+        PIPELINE_REVISION,
     )
     generated = {}
 

@@ -1,0 +1,15 @@
+"""The ``compsem`` command: every argparse parser of compsem, one module per command group.
+
+- ``program``: the parser, ``build``/``demo``/``audit``/setup commands and dispatch.
+- ``harness``: ``train``, ``curve``, ``zero-shot``, ``prompt``, ``score``, ``report``.
+- ``llm``: ``llm``, ``lm-eval-tasks``, ``model-path``, ``setup-smollm2``.
+- ``embed``: ``embed``.
+- ``publish``: ``export``, ``push``, ``versions``.
+
+Each command module parses its arguments and calls one function of its job's package; nothing
+here imports torch or transformers until a command that runs a model is chosen.
+"""
+
+from compsem.cli.program import main
+
+__all__ = ["main"]

@@ -1,0 +1,307 @@
+"""The harness's commands for ``compsem``: train, curve, zero-shot, prompt, score and report.
+
+``add_commands(subparsers)`` registers them on the ``compsem`` parser; each handler takes the
+parsed arguments and returns an exit code, raising ValueError / RuntimeError / OSError with one
+clear message otherwise.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+from collections.abc import Callable
+from pathlib import Path
+
+from compsem.cli.llm import add_llm_commands
+from compsem.harness.data.presets import PRESETS
+from compsem.harness.data.schema import INPUT_FORMS
+from compsem.harness.models.device import add_device_arguments
+from compsem.harness.models.offline import OFFLINE_MODELS, loadable_model_argument
+from compsem.harness.report.run import run_report
+from compsem.help_format import HelpFormatter
+from compsem.output_folder import results_folder
+from compsem.settings import bounded
+
+MODEL_HELP = (
+    f"Hub id, local folder or offline model ({', '.join(OFFLINE_MODELS)}); default: the offline "
+    "all-MiniLM-L6-v2 (minilm)"
+)
+
+
+def _data_arguments(parser: argparse.ArgumentParser, config_default: str | None = None) -> None:
+    parser.add_argument(
+        "--dataset", required=True, help="Hub id (compsem/plane) or local export folder"
+    )
+    parser.add_argument(
+        "--config",
+        required=config_default is None,
+        default=config_default,
+        help="config (split regime), e.g. goood_split_1",
+    )
+    parser.add_argument("--revision", help="Hub revision (tag, branch or commit) to load")
+    parser.add_argument(
+        "--out",
+        type=results_folder,
+        required=True,
+        help="folder for result JSON, summary.md and plots",
+    )
+
+
+def _preset_argument(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--preset",
+        default="auto",
+        choices=["auto", *PRESETS],
+        help="the paper's settings; auto picks them from the config's columns",
+    )
+
+
+def _training_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--model", type=loadable_model_argument, help=MODEL_HELP)
+    parser.add_argument(
+        "--seeds",
+        type=bounded(int, 0),
+        nargs="+",
+        default=[1],
+        metavar="SEED",
+        help="one run per seed",
+    )
+    _preset_argument(parser)
+    parser.add_argument(
+        "--input", dest="input_form", choices=INPUT_FORMS, help="single sentence or a pair"
+    )
+    parser.add_argument(
+        "--max-train-examples",
+        type=bounded(int, 1),
+        metavar="N",
+        help="cap the train split at N rows",
+    )
+    parser.add_argument(
+        "--max-eval-examples",
+        type=bounded(int, 1),
+        metavar="N",
+        help="cap the evaluated split at N rows",
+    )
+    parser.add_argument("--eval-split", default="test", help="split to evaluate on")
+    parser.add_argument("--epochs", type=bounded(float, 0.01), help="default: the preset's")
+    parser.add_argument("--batch-size", type=bounded(int, 1), help="default: the preset's")
+    parser.add_argument("--learning-rate", type=bounded(float, 0), help="default: the preset's")
+    parser.add_argument(
+        "--max-length", type=bounded(int, 1), help="default: the preset's (PLANE 12)"
+    )
+    add_device_arguments(parser)
+
+
+def _inference_arguments(
+    parser: argparse.ArgumentParser, batch_size: int, max_length: int | None
+) -> None:
+    """The arguments of INFERENCE other than ``--model`` (each command says which kind of model
+    it needs), and the device ones."""
+    parser.add_argument("--split", default="test", help="split to evaluate")
+    parser.add_argument(
+        "--max-eval-examples",
+        type=bounded(int, 1),
+        metavar="N",
+        help="cap the evaluated split at N rows",
+    )
+    parser.add_argument(
+        "--batch-size", type=bounded(int, 1), default=batch_size, help="examples per forward pass"
+    )
+    if max_length is None:
+        parser.add_argument("--max-length", type=bounded(int, 1), help="default: the preset's")
+    else:
+        parser.add_argument(
+            "--max-length", type=bounded(int, 1), default=max_length, help="in tokens"
+        )
+    add_device_arguments(parser)
+
+
+# What every command passes on; then each command's own arguments, by their argparse names.
+SHARED = ("dataset", "config", "out", "revision", "device", "precision")
+TRAINING = (
+    "model",
+    "seeds",
+    "preset",
+    "input_form",
+    "eval_split",
+    "max_train_examples",
+    "max_eval_examples",
+    "epochs",
+    "batch_size",
+    "learning_rate",
+    "max_length",
+)
+INFERENCE = ("model", "split", "max_eval_examples", "batch_size", "max_length")
+
+
+def _show(out: Path) -> None:
+    print((out / "summary.md").read_text())
+    print(f"Results in {out}/")
+
+
+def _runner(module: str, function: str, *arguments: str) -> Callable[[argparse.Namespace], int]:
+    """A handler that calls ``compsem.harness.<module>.<function>`` with the shared and the
+    named arguments, then prints the run's summary."""
+
+    def handler(args: argparse.Namespace) -> int:
+        # Imported when the command runs: running a model imports torch and transformers.
+        run = getattr(importlib.import_module(f"compsem.harness.{module}"), function)
+        run(**{name: getattr(args, name) for name in (*SHARED, *arguments)})
+        _show(args.out)
+        return 0
+
+    return handler
+
+
+FINETUNE, PROBING = "training.finetune", "probing.commands"
+cmd_train = _runner(FINETUNE, "run_train", *TRAINING, "save_model")
+cmd_curve = _runner(FINETUNE, "run_curve", *TRAINING, "shots", "metric", "pool_split", "base_split")
+cmd_zero_shot = _runner(PROBING, "run_zero_shot", *INFERENCE, "label_map", "preset")
+cmd_prompt = _runner(PROBING, "run_prompt", *INFERENCE)
+cmd_score = _runner(PROBING, "run_score", *INFERENCE, "method", "max_evidence")
+
+
+def cmd_report(args: argparse.Namespace) -> int:
+    print(run_report(args.runs, args.out))
+    if args.out:
+        print(f"Wrote {args.out}/report.md, report.json and the results page index.html")
+    return 0
+
+
+def add_commands(subparsers) -> None:
+    """Register train, curve, zero-shot, prompt, score and report on ``compsem``'s subparsers."""
+    formatter = HelpFormatter
+
+    train = subparsers.add_parser(
+        "train",
+        formatter_class=formatter,
+        help="fine-tune a sequence classifier on a config (one run per seed)",
+        description="Fine-tune AutoModelForSequenceClassification with transformers.Trainer on "
+        "the config's train split and evaluate on test: accuracy, macro-F1 and both per "
+        "grouping field (adjective class, inference type, combo, rule, setting …).",
+        epilog="example:\n  compsem train --dataset hub/plane --config goood_split_1 "
+        "--model bert-base-cased --seeds 1 2 3 --out runs/plane\n",
+    )
+    _data_arguments(train)
+    _training_arguments(train)
+    train.add_argument(
+        "--save-model", action="store_true", help="save each seed's model under OUT/model-seedN"
+    )
+    train.set_defaults(handler=cmd_train)
+
+    curve = subparsers.add_parser(
+        "curve",
+        formatter_class=formatter,
+        help="few-shot learning curves over k training examples and seeds",
+        description="Fine-tune on the first k rows of the pool split (few_shot if the config "
+        "has one, else train) for each k and seed, evaluate on test, and summarise with the "
+        "few_shot_curve metric and a PNG plot (RNPC §6, SETI §5.2).",
+        epilog="example:\n  compsem curve --dataset hub/rnpc --config spte --model "
+        "roberta-large-mnli --shots 0 10 25 50 100 200 --seeds 1 2 3 --out runs/spte\n",
+    )
+    _data_arguments(curve)
+    _training_arguments(curve)
+    curve.add_argument(
+        "--shots", type=bounded(int, 0), nargs="+", metavar="K", help="default: the preset's grid"
+    )
+    curve.add_argument(
+        "--metric",
+        choices=["accuracy", "macro_f1"],
+        default="accuracy",
+        help="the test score of each point of the curve (and its area, AULC)",
+    )
+    curve.add_argument("--pool-split", help="split whose prefixes are the k-shot sets")
+    curve.add_argument(
+        "--base-split",
+        help="split to fine-tune on before the shots (SETI: train); 'none' for none",
+    )
+    curve.set_defaults(handler=cmd_curve)
+
+    zero = subparsers.add_parser(
+        "zero-shot",
+        formatter_class=formatter,
+        help="an off-the-shelf NLI model on a config, without training",
+        description="Classify the config's pairs with an NLI model; its labels are mapped to "
+        "ours by its own id2label, summing probabilities (entailment vs the rest, RNPC §5).",
+        epilog="example:\n  compsem zero-shot --dataset hub/plane --config goood_split_1 "
+        "--model roberta-large-mnli --out runs/zero\n",
+    )
+    _data_arguments(zero)
+    zero.add_argument(
+        "--model",
+        type=loadable_model_argument,
+        required=True,
+        help="an NLI classifier: Hub id or folder",
+    )
+    zero.add_argument(
+        "--label-map",
+        nargs="+",
+        metavar="MODEL_LABEL=OURS",
+        help="map model labels the names do not (e.g. LABEL_0=entailment)",
+    )
+    _preset_argument(zero)
+    _inference_arguments(zero, batch_size=64, max_length=None)
+    zero.set_defaults(handler=cmd_zero_shot)
+
+    prompt = subparsers.add_parser(
+        "prompt",
+        formatter_class=formatter,
+        help="masked-LM two-shot prompting on PLANE's two_shot config",
+        description="The model's first prediction at the mask against the verbalisers (PLANE "
+        "§4): F1 per adjective class, template and verbaliser (Table 4).",
+        epilog="example:\n  compsem prompt --dataset hub/plane --model bert-base-cased --out "
+        "runs/prompt\n",
+    )
+    _data_arguments(prompt, config_default="two_shot")
+    prompt.add_argument(
+        "--model", type=loadable_model_argument, required=True, help="a masked language model"
+    )
+    _inference_arguments(prompt, batch_size=32, max_length=128)
+    prompt.set_defaults(handler=cmd_prompt)
+
+    score = subparsers.add_parser(
+        "score",
+        formatter_class=formatter,
+        help="BoOQA: max-over-evidence entailment scores, AUCnorm and a PR curve",
+        description="Score each hypothesis by the maximum over its evidence of an NLI model's "
+        "entailment probability, or of embedding cosine (the unsupervised baseline).",
+        epilog="example:\n  compsem score --dataset hub/booqa --config en --model "
+        "bert-base-uncased --method cosine --out runs/booqa\n",
+    )
+    _data_arguments(score)
+    score.add_argument("--model", type=loadable_model_argument, help=MODEL_HELP)
+    score.add_argument(
+        "--method",
+        choices=["auto", "nli", "cosine"],
+        default="auto",
+        help="auto: nli if the model has an entailment label, else cosine",
+    )
+    score.add_argument(
+        "--max-evidence",
+        type=bounded(int, 1),
+        help="evidence per hypothesis (default 3200, Appendix G)",
+    )
+    _inference_arguments(score, batch_size=64, max_length=128)
+    score.set_defaults(handler=cmd_score)
+
+    report = subparsers.add_parser(
+        "report",
+        formatter_class=formatter,
+        help="aggregate result folders into mean ± std tables (Markdown and JSON) and a page",
+        description="Aggregate result files into mean ± std tables; runs pool only over seeds "
+        "and resampled splits, every other evaluation setting makes its own line. With --out, "
+        "also write index.html, a self-contained results page (tables, plots as inline SVG, "
+        "links to each result and per-row file, the command that reruns each run), and its "
+        "Markdown twin index.md.",
+        epilog="example:\n  compsem report runs/plane runs/zero --out runs/report\n",
+    )
+    report.add_argument(
+        "runs", nargs="+", type=Path, metavar="RUN_DIR", help="--out folders or result files"
+    )
+    report.add_argument(
+        "--out",
+        type=results_folder,
+        help="also write report.md, report.json, index.html, index.md and plots/ here",
+    )
+    report.set_defaults(handler=cmd_report)
+    add_llm_commands(subparsers)

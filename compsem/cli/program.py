@@ -1,0 +1,184 @@
+"""The `compsem` command line."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from importlib import metadata
+from pathlib import Path
+
+from compsem import ownership
+from compsem.builders import BENCHMARKS
+from compsem.cli import embed as embed_cli
+from compsem.cli import harness as harness_cli
+from compsem.cli import publish as publish_cli
+from compsem.cli.demo import add_baselines_command, add_demo_command, summary_table
+from compsem.doctor import format_checks, run_checks
+from compsem.export import export_benchmark, export_summary
+from compsem.help_format import HelpFormatter
+from compsem.metrics import add_cli as add_metrics_commands
+from compsem.output_folder import output_path, read_marker
+from compsem.process_guard import (
+    interrupted,
+    note_interrupts,
+    private_tempdir,
+    stop_status,
+    stopped_by,
+)
+from compsem.resources.spacy_pipeline import DEFAULT_SPACY_MODEL
+from compsem.resources.wordnet import install_debian_wordnet
+from compsem.settings import add_setting_arguments, setting_values
+from compsem.size_floor import size_warnings
+
+
+def cmd_build(args: argparse.Namespace) -> int:
+    spec = BENCHMARKS[args.benchmark]
+    kwargs = setting_values(args, spec.config_class)
+    exports = export_benchmark(spec, args.out, args.config, force=args.force, **kwargs)
+    summary = export_summary(exports)
+    print(summary_table(args.benchmark, summary))
+    print(f"\nWrote {args.out}: load it with load_dataset({str(args.out)!r}, CONFIG)")
+    for warning in size_warnings(summary):
+        print(f"Too small to rank models: {warning}")
+    return 0
+
+
+def cmd_doctor(args: argparse.Namespace) -> int:
+    checks = run_checks(args.spacy_model)
+    print(format_checks(checks))
+    return 0 if all(check.found for check in checks) else 1
+
+
+def cmd_setup_wordnet(args: argparse.Namespace) -> int:
+    target = install_debian_wordnet(args.source, args.target)
+    print(f"WordNet installed for NLTK in {target}")
+    return 0
+
+
+def version_line() -> str:
+    """``compsem --version``: the package's version and each benchmark's, as exports record it."""
+    benchmarks = ", ".join(f"{name} {spec.version}" for name, spec in BENCHMARKS.items())
+    return f"compsem {metadata.version('compsem')} ({benchmarks})"
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="compsem",
+        description="Generate, publish and evaluate compositional-semantics benchmarks.",
+        formatter_class=HelpFormatter,
+        epilog="examples:\n"
+        "  compsem doctor\n"
+        "  compsem demo\n"
+        "  compsem build plane --out hub/plane --config goood_split_1 goood_split_2\n",
+    )
+    parser.add_argument("--version", action="version", version=version_line())
+    commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+
+    doctor = commands.add_parser(
+        "doctor", help="report which resources are installed", formatter_class=HelpFormatter
+    )
+    doctor.add_argument("--spacy-model", default=DEFAULT_SPACY_MODEL, help="pipeline to check")
+    doctor.set_defaults(handler=cmd_doctor)
+
+    setup = commands.add_parser(
+        "setup-wordnet",
+        formatter_class=HelpFormatter,
+        help="make Debian's WordNet 3.0 files readable by NLTK",
+    )
+    setup.add_argument(
+        "--source",
+        type=Path,
+        default=Path("/usr/share/wordnet"),
+        help="folder with WordNet's dict files (data.noun, index.sense …)",
+    )
+    setup.add_argument(
+        "--target",
+        type=Path,
+        help="default: <python prefix>/share/nltk_data/"
+        "corpora/wordnet, where NLTK looks without configuration",
+    )
+    setup.set_defaults(handler=cmd_setup_wordnet)
+
+    build = commands.add_parser(
+        "build",
+        formatter_class=HelpFormatter,
+        help="generate a benchmark as a hub-ready folder",
+        description="Generate every config (or the named ones) of a benchmark into a folder "
+        "that load_dataset reads and `compsem push` uploads. `compsem build NAME --help` lists "
+        "the inputs of each benchmark.",
+    )
+    benchmarks = build.add_subparsers(dest="benchmark", required=True, metavar="BENCHMARK")
+    for name, spec in BENCHMARKS.items():
+        sub = benchmarks.add_parser(name, formatter_class=HelpFormatter, help=spec.title)
+        sub.add_argument(
+            "--out",
+            type=output_path,
+            required=True,
+            help="a new folder, or a compsem export of this benchmark to replace atomically",
+        )
+        sub.add_argument(
+            "--force",
+            action="store_true",
+            help="replace --out even if it holds another compsem folder or configs not built now "
+            "(never a folder compsem did not write, nor a file of it changed since)",
+        )
+        sub.add_argument(
+            "--config", nargs="+", metavar="NAME", help="configs to build (default: all)"
+        )
+        add_setting_arguments(sub, spec.config_class)
+        sub.set_defaults(handler=cmd_build)
+
+    add_demo_command(commands)
+    add_baselines_command(commands)
+
+    publish_cli.add_commands(commands)
+    harness_cli.add_commands(commands)
+    embed_cli.add_commands(commands)
+    add_metrics_commands(commands)
+    return parser
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = build_parser().parse_args(argv)
+    if argv is None:  # a real command, not a call from Python: keep its temporary files together
+        private_tempdir()
+        note_interrupts()
+    try:
+        return args.handler(args)
+    except Exception as error:
+        # A stop signal sent to all the command's processes (timeout, Slurm, a closed terminal)
+        # can surface as a helper's error (a lost connection) first: it is still the stop.
+        if not interrupted():
+            if not isinstance(error, (ValueError, RuntimeError, OSError)):
+                raise
+            print(f"compsem {args.command}: error: {error}", file=sys.stderr)
+            return 2
+    except KeyboardInterrupt:  # Ctrl-C, SIGTERM or SIGHUP: see note_interrupts
+        pass
+    # A new line: Ctrl-C usually lands in the middle of a progress bar's line.
+    outcome = interrupted_outcome(args)
+    print(f"\ncompsem {args.command}: {stopped_by()}; {outcome}", file=sys.stderr)
+    return stop_status()
+
+
+def interrupted_outcome(args: argparse.Namespace) -> str:
+    """What a stop left behind. Every write is atomic, a file or a folder written whole: an
+    export ``--out`` is as it was (or, stopped after its final rename, wholly new); a results
+    ``--out``, written file by file, keeps complete the files this run wrote before the stop,
+    which are named."""
+    out = getattr(args, "out", None)
+    if out is None:
+        return "nothing was written."
+    out = Path(out).absolute()
+    written = [path for path in ownership.written_by_this_run() if out in (path, *path.parents)]
+    if out in written:
+        return f"{out} was written whole before the stop."
+    if read_marker(out) is not None:
+        return f"the previous contents of {out} are intact."
+    if written:
+        names = [str(p.relative_to(out)) + ("/" if p.is_dir() else "") for p in written]
+        return (
+            f"the files it wrote to {out} before the stop are complete and kept: "
+            f"{ownership.describe(sorted(names))}."
+        )
+    return f"nothing was written to {out}."

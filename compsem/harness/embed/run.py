@@ -1,0 +1,214 @@
+"""``compsem embed``: the three Montague consistency tests (Carvalho et al., §3.3-3.5) for
+embedding models over the AN and AAN phrase sets, as in the paper's Tables 2-7.
+
+The phrase sets come from a Montague export (``compsem build montague --out DIR``, or the Hub's
+``compsem/montague``), as any user of the dataset would read them. Each model embeds every
+distinct string it needs (phrases and words of every phrase set) once; the tests are the
+``consistency`` metric's plain functions, run on those vectors:
+
+- AN phrases: intersectivity (eq. 3, Table 2), pair intersectivity (eq. 5, Tables 4 and 7) and
+  non-subsectivity (eq. 7, Table 5);
+- AAN phrases: intersectivity (eq. 3, Tables 3 and 6).
+
+Example::
+
+    from compsem.harness.embed.run import run_embed
+    report = run_embed(["minilm", "glove"], "compsem-demo/montague")
+    report["models"][0]["results"]["an"]["intersectivity"]["by_type"]
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+import datasets
+import numpy as np
+
+from compsem.fingerprint import fingerprint
+from compsem.harness.data.benchmark import load_config
+from compsem.harness.embed.models import Encoder, ModelError, load_encoder
+
+PHRASE_SETS = ("an", "aan")
+TESTS = {
+    "an": ("intersectivity", "pair_intersectivity", "non_subsectivity"),
+    "aan": ("intersectivity",),
+}
+# The export's config of each phrase set, by vocabulary: Appendix A's, or PLANE's adjectives.
+PHRASE_CONFIGS = {"paper": {"an": "an", "aan": "aan"}, "plane": {"an": "plane_an"}}
+VOCABULARIES = tuple(PHRASE_CONFIGS)
+# The tests with one case per phrase (pair intersectivity's cases are quadruples of phrases).
+PER_PHRASE_TESTS = {"an": ("intersectivity", "non_subsectivity"), "aan": ("intersectivity",)}
+NOUN = "noun"  # the type a Montague export gives a noun, which the metric expects last
+
+
+@dataclass
+class PhraseSet:
+    """The metric's inputs for one phrase set: phrases, their words and the words' types."""
+
+    name: str
+    phrases: list[str]
+    words: list[list[str]]
+    types: list[list[str]]
+
+    def strings(self) -> set[str]:
+        return {*self.phrases, *(word for words in self.words for word in words)}
+
+
+def phrase_set(name: str, rows: datasets.Dataset) -> PhraseSet:
+    """A phrase set from the rows of its config: each phrase, its words, and their types."""
+    types = [[*kinds, NOUN] for kinds in rows["adjective_types"]]
+    return PhraseSet(name, rows["phrase"], rows["words"], types)
+
+
+def vocabulary_summary(dataset: str, vocabulary: str, revision: str | None) -> dict:
+    """What the phrase sets were built from: the words with their types and synonyms, and a
+    fingerprint of them as a set (the one the builder gives its lexicon, so shipped reference
+    scores can be matched to a dataset, whatever the order of its rows). Appendix A's words come from the ``lexicon`` config; PLANE's from
+    the phrases."""
+    if vocabulary == "paper":
+        rows = load_config(dataset, "lexicon", revision).splits["train"]
+        entries = list(zip(rows["word"], rows["type"], rows["synonym"], strict=True))
+    else:
+        rows = load_config(dataset, "plane_an", revision).splits["test"]
+        words = {}
+        for kinds, synonyms, phrase_words in zip(
+            rows["adjective_types"], rows["synonyms"], rows["words"], strict=True
+        ):
+            for word, kind, synonym in zip(phrase_words, [*kinds, NOUN], synonyms, strict=True):
+                words.setdefault((kind == NOUN, word), (word, kind, synonym))
+        entries = list(words.values())
+    adjectives = sum(kind != NOUN for _, kind, _ in entries)
+    return {
+        "source": f"{dataset} ({vocabulary} vocabulary)",
+        "fingerprint": fingerprint(sorted(entries)),
+        "adjectives": adjectives,
+        "nouns": len(entries) - adjectives,
+    }
+
+
+def consistency_results(encoder: Encoder, sets: Sequence[PhraseSet]) -> dict:
+    """Embed each distinct string once, then run each phrase set's tests on the vectors."""
+    # A metric script imports evaluate, which imports transformers and torch (over ten seconds).
+    from compsem.metrics.consistency.consistency import consistency_scores
+
+    strings = sorted(set().union(*(s.strings() for s in sets)))
+    start = time.perf_counter()
+    vectors = np.asarray(encoder.encode(strings))
+    embed_seconds = time.perf_counter() - start
+    if vectors.ndim != 2 or len(vectors) != len(strings):
+        raise ModelError(
+            f"{encoder.label} returned an array of shape {vectors.shape} for {len(strings)} "
+            "strings: an encoder must give one vector per string"
+        )
+    embeddings = dict(zip(strings, vectors, strict=True))
+    start = time.perf_counter()
+    results = {
+        s.name: consistency_scores(
+            s.phrases,
+            s.words,
+            s.types,
+            embeddings=embeddings,
+            tests=TESTS[s.name],
+            return_cases=True,
+        )
+        for s in sets
+    }
+    cases = {
+        s.name: {test: results[s.name][test].pop("cases") for test in PER_PHRASE_TESTS[s.name]}
+        for s in sets
+    }
+    return {
+        **encoder.describe(),
+        "strings": len(strings),
+        "dimension": int(vectors.shape[1]),
+        "embed_seconds": round(embed_seconds, 3),
+        "test_seconds": round(time.perf_counter() - start, 3),
+        "results": results,
+        "cases": cases,
+    }
+
+
+def phrase_rows(report: dict, sets: Sequence[PhraseSet]) -> list[dict]:
+    """Per (model, phrase set, phrase): the adjectives' types (what the phrase should do) and
+    whether each per-phrase test holds; the report's ``cases`` are consumed."""
+    rows = []
+    for model in report["models"]:
+        cases = model.pop("cases")
+        for s in sets:
+            tests = cases[s.name]
+            an = [i for i, words in enumerate(s.words) if len(words) == 2]
+            position = {"intersectivity": range(len(s.phrases)), "non_subsectivity": an}
+            holds = [dict() for _ in s.phrases]
+            for test, values in tests.items():
+                for index, value in zip(position[test], values, strict=True):
+                    holds[index][test] = value
+            rows += [
+                {"model": model["label"], "phrase_set": s.name, "id": phrase, "types": types} | held
+                for phrase, types, held in zip(s.phrases, s.types, holds, strict=True)
+            ]
+    return rows
+
+
+def run_embed(
+    models: Sequence[str | Encoder],
+    dataset: str | Path,
+    vocabulary: str = "paper",
+    phrase_sets: Sequence[str] = PHRASE_SETS,
+    pooling: str | None = None,
+    device: str | None = None,
+    batch_size: int = 256,
+    revision: str | None = None,
+) -> dict:
+    """The consistency scores of each model (a spec for ``load_encoder`` or an ``Encoder``) on
+    the chosen phrase sets of a Montague export (folder or Hub id); everything ``write_report``
+    needs, ``rows`` (each phrase's outcome per model) included."""
+    if not models:
+        raise ModelError("no model given: pass at least one --model")
+    if vocabulary not in PHRASE_CONFIGS:
+        raise ValueError(f"unknown vocabulary {vocabulary!r}: choose from {list(VOCABULARIES)}")
+    available = PHRASE_CONFIGS[vocabulary]
+    unknown = [name for name in phrase_sets if name not in available]
+    if unknown or not phrase_sets:
+        raise ValueError(
+            f"no phrase set {unknown or []} in the {vocabulary} vocabulary: choose from "
+            f"{list(available)}"
+        )
+    specs = [model for model in models if isinstance(model, str)]
+    repeated = sorted({spec for spec in specs if specs.count(spec) > 1})
+    if repeated:
+        raise ModelError(f"--model {repeated[0]} is given twice: pass each model once")
+    names = list(dict.fromkeys(phrase_sets))
+    loaded = {name: load_config(str(dataset), available[name], revision) for name in names}
+    sets = [phrase_set(name, data.splits["test"]) for name, data in loaded.items()]
+    rows = []
+    for model in models:
+        encoder = (
+            model
+            if isinstance(model, Encoder)
+            else load_encoder(model, pooling, device, batch_size)
+        )
+        # checked as each model loads, before it embeds tens of thousands of phrases
+        labels = [row["label"] for row in rows]
+        if encoder.label in labels:
+            raise ModelError(
+                f"two models share a row label ({encoder.label!r}): name them apart as LABEL=MODEL"
+            )
+        rows.append(consistency_results(encoder, sets))
+    first = next(iter(loaded.values()))
+    report = {
+        "benchmark": "montague",
+        "version": first.card.get("version"),
+        "dataset": {
+            "path": first.path,
+            "revision": first.revision,
+            "configs": {name: data.fingerprint for name, data in loaded.items()},
+        },
+        "lexicon": vocabulary_summary(first.path, vocabulary, revision),
+        "phrase_sets": {s.name: len(s.phrases) for s in sets},
+        "models": rows,
+    }
+    report["rows"] = phrase_rows(report, sets)
+    return report

@@ -1,0 +1,347 @@
+"""``zero-shot``, ``prompt`` and ``score``: models evaluated without training: an NLI model's
+labels mapped onto ours, masked-LM two-shot prompts, and BoOQA max-over-evidence scores."""
+
+from __future__ import annotations
+
+import time
+import warnings
+from collections.abc import Sequence
+from pathlib import Path
+
+import numpy as np
+import transformers
+
+from compsem.harness.data.benchmark import load_benchmark
+from compsem.harness.data.encode import encode
+from compsem.harness.data.sampling import cap, groups_of
+from compsem.harness.models.device import resolve
+from compsem.harness.models.inference import predict_logits, softmax
+from compsem.harness.models.loading import default_model, load_for_inference, memory_guard
+from compsem.harness.probing import evidence as scoring
+from compsem.harness.probing.label_mapping import label_mapping, parse_overrides
+from compsem.harness.probing.masked_lm import (
+    encode_prompts,
+    first_predictions,
+    verbalised_predictions,
+)
+from compsem.harness.report.cells import mean_std, model_name
+from compsem.harness.report.plots import precision_recall_plot
+from compsem.harness.report.summary import summarise
+from compsem.harness.results.files import (
+    check_writable,
+    make_result,
+    result_files,
+    row_ids,
+    write_json,
+    write_result,
+    write_rows,
+)
+from compsem.harness.results.scores import confusion, grouped_scores
+from compsem.harness.results.scores import scores as plain_scores
+from compsem.harness.training.trainer import align_padding, load_tokenizer
+
+PR_CURVE = "-pr-curve.json"  # beside a score result: its precision-recall curve
+
+
+def run_zero_shot(
+    dataset: str,
+    config: str,
+    out: Path,
+    model: str,
+    label_map: Sequence[str] | None = None,
+    split: str = "test",
+    revision: str | None = None,
+    preset: str = "auto",
+    max_eval_examples: int | None = None,
+    batch_size: int = 64,
+    max_length: int | None = None,
+    device: str = "auto",
+    precision: str = "auto",
+) -> dict:
+    """An off-the-shelf NLI (or ADEPT-style) classifier on a config's pairs, without training;
+    its labels mapped onto ours by its own ``id2label``, probabilities summed (RNPC §5)."""
+    from transformers import (
+        AutoModelForSequenceClassification,  # transformers takes seconds to import: only commands that run a model pay
+    )
+
+    check_writable(result_files(out, "zero-shot", config))
+    placement = resolve(device, precision)
+    bench = load_benchmark(dataset, config, revision, preset)
+    if bench.schema.pair is None:
+        raise ValueError(
+            f"zero-shot NLI needs premise/hypothesis or event1/event2 columns; config {config!r} "
+            "has none"
+        )
+    test = cap(bench.split(split), max_eval_examples, "--max-eval-examples")
+    classifier, info = load_for_inference(model, AutoModelForSequenceClassification, placement)
+    if info["missing_keys"]:
+        raise ValueError(
+            f"{model} has no trained classification head (missing {sorted(info['missing_keys'])[0]} …): "
+            "zero-shot needs a model fine-tuned for NLI, e.g. roberta-large-mnli"
+        )
+    id2label = {int(k): v for k, v in classifier.config.id2label.items()}
+    mapping = label_mapping(id2label, bench.schema.label_names, parse_overrides(label_map))
+    tokenizer = load_tokenizer(model)
+    align_padding(classifier, tokenizer)
+    length = max_length or bench.preset.max_length
+    encoded = encode(test, tokenizer, bench.schema.pair, length)
+    start = time.perf_counter()
+    with memory_guard(model, placement, batch_size, length):
+        logits = predict_logits(classifier, tokenizer, encoded, batch_size, placement)
+    seconds = time.perf_counter() - start
+    model_probabilities = softmax(logits)
+    predictions = (model_probabilities @ mapping).argmax(-1)
+    references = np.asarray(test["label"])
+    scores = grouped_scores(
+        references, predictions, bench.schema.label_names, groups_of(test, bench)
+    )
+    scores["model_label_confusion"] = {
+        "rows": list(bench.schema.label_names),
+        "columns": [id2label[i] for i in range(len(id2label))],
+        "counts": confusion(
+            references, logits.argmax(-1), len(bench.schema.label_names), len(id2label)
+        ),
+    }
+    result = make_result(
+        "zero-shot",
+        model,
+        bench.provenance(split),
+        None,
+        {
+            "label_mapping": {
+                id2label[i]: bench.schema.label_names[int(mapping[i].argmax())]
+                for i in range(len(id2label))
+            },
+            "inputs": list(bench.schema.pair),
+            "batch_size": batch_size,
+            "max_length": length,
+            "eval_examples": len(test),
+            "max_eval_examples": max_eval_examples,
+        },
+        scores,
+        placement,
+        {"eval_seconds": seconds, "eval_examples_per_second": len(test) / seconds},
+    )
+    ours = model_probabilities @ mapping
+    write_rows(
+        write_result(out, result),
+        (
+            {"id": i, "label": int(gold), "prediction": int(guess), "probabilities": p.tolist()}
+            | {"model_label": id2label[int(top)]}
+            for i, gold, guess, p, top in zip(
+                row_ids(test), references, predictions, ours, logits.argmax(-1), strict=True
+            )
+        ),
+    )
+    summarise(out, [result], f"compsem zero-shot · {config}")
+    return result
+
+
+def run_prompt(
+    dataset: str,
+    out: Path,
+    model: str,
+    config: str = "two_shot",
+    split: str = "test",
+    revision: str | None = None,
+    max_eval_examples: int | None = None,
+    batch_size: int = 32,
+    max_length: int = 128,
+    device: str = "auto",
+    precision: str = "auto",
+) -> dict:
+    """Masked-LM two-shot prompting (PLANE §4) on a config with ``prompt`` and verbaliser columns."""
+    from transformers import (
+        AutoModelForMaskedLM,  # transformers takes seconds to import: only commands that run a model pay
+    )
+
+    check_writable(result_files(out, "prompt", config))
+    placement = resolve(device, precision)
+    bench = load_benchmark(dataset, config, revision)
+    needed = {"prompt", "negative_word", "positive_word"}
+    test = cap(bench.split(split), max_eval_examples, "--max-eval-examples")
+    if not needed <= set(test.column_names):
+        raise ValueError(
+            f"config {config!r} is not a prompting config: it lacks "
+            f"{', '.join(sorted(needed - set(test.column_names)))} (PLANE's is two_shot)"
+        )
+    masked_lm, info = load_for_inference(model, AutoModelForMaskedLM, placement)
+    if info["missing_keys"]:
+        # A checkpoint without its masked-LM head (a sentence encoder) predicts from a fresh one.
+        warnings.warn(
+            f"{model} has no trained masked-LM head; its predictions are not meaningful",
+            stacklevel=2,
+        )
+    tokenizer = load_tokenizer(model)
+    encoded = encode_prompts(test, tokenizer, max_length)
+    start = time.perf_counter()
+    with memory_guard(model, placement, batch_size, max_length):
+        words = first_predictions(masked_lm, tokenizer, encoded, batch_size, placement)
+    seconds = time.perf_counter() - start
+    predictions = verbalised_predictions(
+        words, list(test["negative_word"]), list(test["positive_word"])
+    )
+    references = np.asarray(test["label"])
+    label_names = bench.schema.label_names
+    scores = grouped_scores(references, predictions, label_names, groups_of(test, bench))
+    scores["verbaliser_rate"] = float(np.mean(predictions >= 0))
+    scores["per_class"] = per_class_cells(test, references, predictions, label_names, plain_scores)
+    result = make_result(
+        "prompt",
+        model,
+        bench.provenance(split),
+        None,
+        {
+            "batch_size": batch_size,
+            "max_length": max_length,
+            "eval_examples": len(test),
+            "max_eval_examples": max_eval_examples,
+            "untrained_weights": sorted(info["missing_keys"]),
+        },
+        scores,
+        placement,
+        {"eval_seconds": seconds, "eval_examples_per_second": len(test) / seconds},
+    )
+    write_rows(
+        write_result(out, result),
+        (
+            {"id": i, "label": int(gold), "prediction": int(guess), "word": word}
+            for i, gold, guess, word in zip(
+                row_ids(test), references, predictions, words, strict=True
+            )
+        ),
+    )
+    summarise(out, [result], f"compsem prompt · {config}")
+    return result
+
+
+def per_class_cells(test, references, predictions, label_names, plain_scores) -> dict:
+    """PLANE Table 4: weighted F1 of each (class, template, verbaliser) cell, then mean ± std
+    over the cells of each adjective class and over all cells (Average)."""
+    keys = list(zip(test["adjective_class"], test["template"], test["verbaliser"], strict=True))
+    cells: dict[tuple, float] = {}
+    for key in sorted(set(keys)):
+        rows = np.array([k == key for k in keys])
+        cells[key] = plain_scores(references[rows], predictions[rows], label_names)["weighted_f1"]
+    classes = list(dict.fromkeys(k[0] for k in sorted(cells, key=lambda k: "ISO".find(k[0]))))
+    table = {
+        klass: mean_std(f1 for key, f1 in cells.items() if key[0] == klass) for klass in classes
+    }
+    table["Average"] = mean_std(cells.values())
+    return table
+
+
+def run_score(
+    dataset: str,
+    config: str,
+    out: Path,
+    model: str | None = None,
+    method: str = "auto",
+    split: str = "test",
+    revision: str | None = None,
+    max_evidence: int | None = None,
+    max_eval_examples: int | None = None,
+    batch_size: int = 64,
+    max_length: int = 128,
+    device: str = "auto",
+    precision: str = "auto",
+) -> dict:
+    """BoOQA: each hypothesis scored by the max over its evidence, reported with AUCnorm and a
+    precision-recall plot."""
+    from transformers import (  # transformers takes seconds to import: only commands that run a model pay
+        AutoModel,
+        AutoModelForSequenceClassification,
+    )
+
+    from compsem.metrics.aucnorm.aucnorm import (
+        aucnorm_scores,  # a metric script imports evaluate, hence transformers and torch
+    )
+
+    if method not in scoring.METHODS:
+        raise ValueError(f"--method must be one of {', '.join(scoring.METHODS)}, got {method!r}")
+    check_writable(result_files(out, "score", config, beside=[PR_CURVE, ".png"]))
+    model = model or default_model()
+    placement = resolve(device, precision)
+    if method != "cosine":
+        # read before the data: a model without an entailment label fails now, not once its
+        # evidence pairs are scored
+        try:
+            scoring.entailment_index(transformers.AutoConfig.from_pretrained(model).id2label or {})
+            method = "nli"
+        except ValueError:
+            if method == "nli":
+                raise
+            method = "cosine"
+    bench = load_benchmark(dataset, config, revision, "booqa")
+    test = cap(bench.split(split), max_eval_examples, "--max-eval-examples")
+    if bench.schema.evidence is None or "hypothesis" not in test.column_names:
+        raise ValueError(
+            f"config {config!r} has no hypothesis and evidence columns: scoring is for BoOQA "
+            "configs such as en"
+        )
+    limit = max_evidence or bench.preset.max_evidence
+    premises, hypotheses, owners, pairs = scoring.evidence_pairs(
+        list(test["hypothesis"]), list(test[bench.schema.evidence]), limit
+    )
+    if not premises:
+        raise ValueError(f"no hypothesis of the {split!r} split has evidence: nothing to score")
+    tokenizer = load_tokenizer(model)
+    start = time.perf_counter()
+    with memory_guard(model, placement, batch_size, max_length):
+        if method == "nli":
+            nli, _ = load_for_inference(model, AutoModelForSequenceClassification, placement)
+            align_padding(nli, tokenizer)
+            values = scoring.nli_pair_scores(
+                nli, tokenizer, premises, hypotheses, batch_size, max_length, placement
+            )
+        else:
+            encoder, _ = load_for_inference(model, AutoModel, placement)
+            values = scoring.cosine_pair_scores(
+                encoder, tokenizer, premises, hypotheses, batch_size, max_length, placement
+            )
+    seconds = time.perf_counter() - start
+    hypothesis_scores = scoring.max_per_hypothesis(
+        values[pairs], owners, len(test), scoring.FLOOR[method]
+    )
+    references = np.asarray(test["label"]) == bench.schema.positive_label
+    scores = aucnorm_scores(hypothesis_scores, references, return_curve=True)
+    curve = scores.pop("curve")
+    scores["hypotheses_without_evidence"] = int(len(test) - len(set(owners.tolist())))
+    result = make_result(
+        "score",
+        model,
+        bench.provenance(split),
+        None,
+        {
+            "method": method,
+            "max_evidence": limit,
+            "batch_size": batch_size,
+            "max_length": max_length,
+            "hypotheses": len(test),
+            "max_eval_examples": max_eval_examples,
+            "evidence_pairs": len(premises),
+        },
+        scores,
+        placement,
+        {"eval_seconds": seconds, "pairs_per_second": len(premises) / seconds},
+    )
+    path = write_result(out, result)
+    evidence = np.bincount(owners, minlength=len(test))
+    write_rows(
+        path,
+        (
+            {"id": i, "label": int(gold), "score": float(value), "evidence": int(count)}
+            for i, gold, value, count in zip(
+                row_ids(test), test["label"], hypothesis_scores, evidence, strict=True
+            )
+        ),
+    )
+    write_json(path.with_name(path.stem + PR_CURVE), curve)
+    precision_recall_plot(
+        curve,
+        scores["baseline_precision"],
+        f"{model_name(model)} · {method} · {config}",
+        path.with_suffix(".png"),
+    )
+    summarise(out, [result], f"compsem score · {config}")
+    return result

@@ -1,0 +1,3 @@
+"""``compsem report`` (``run``): mean ± std tables (``tables``), leaderboards
+(``leaderboard``), the results page (``page``, ``page_html``, ``svg``), PNG plots (``plots``)
+and each command's ``summary.md`` (``summary``)."""

@@ -1,0 +1,278 @@
+"""The results page of ``compsem report --out DIR``: ``index.md`` and its twin ``index.html``.
+
+Per benchmark: a leaderboard (a line per model and comparable group, mean ± std over seeds, the
+runs and rows behind it), the papers' breakdowns (accuracy per grouping field, PLANE's adjective
+class × inference type, SETI's compositional vs in-distribution twins, BoOQA's AUCnorm beside
+the random baseline ξ and beside what random orders of the same labels score, the Montague
+tables), plots as SVG (few-shot curves with a band over
+seeds, bars per class, precision-recall curves, heatmaps), and the runs: every number links to
+its line there, which links the result file and per-row file of each run and gives the command
+that reruns it. The Markdown is the one source: ``page_html`` renders it, SVG inline."""
+
+from __future__ import annotations
+
+import json
+import os
+from collections import defaultdict
+from pathlib import Path
+
+from compsem.builders.montague.lexicon import ADJECTIVE_TYPES, TYPE_CODES
+from compsem.builders.montague.tables import markdown_tables
+from compsem.harness.embed.report import score_rows
+from compsem.harness.report import svg
+from compsem.harness.report.cells import fmt, markdown_table, mean_std
+from compsem.harness.report.leaderboard import (
+    TITLES,
+    lines_by_benchmark,
+    ordered,
+    random_order_aucnorm,
+    table,
+)
+from compsem.harness.report.tables import aggregate_train, twin_lines
+from compsem.harness.results.comparable import Line, rows_evaluated, rows_text
+from compsem.harness.results.files import rows_path
+from compsem.harness.results.reproduce import command_line
+
+CROSS = " × "
+
+
+class Page:
+    """Markdown parts and SVG plots; links are resolved against the page's folder."""
+
+    def __init__(self, out: Path):
+        self.out = Path(out)
+        self.parts: list[str] = []
+        self.plots: dict[str, str] = {}
+        self.anchors: dict[int, str] = {}
+        self.lines: list[tuple[str, str, Line]] = []
+
+    def link(self, file: str) -> str:
+        return Path(os.path.relpath(Path(file).resolve(), self.out.resolve())).as_posix()
+
+    def plot(self, name: str, text: str, caption: str) -> str:
+        self.plots[name] = text
+        return f"![{caption}](plots/{name})"
+
+    def anchor(self, command: str, line: Line) -> str:
+        if id(line) not in self.anchors:
+            self.anchors[id(line)] = f"runs-{len(self.anchors) + 1}"
+            self.lines.append((self.anchors[id(line)], command, line))
+        return self.anchors[id(line)]
+
+
+def leaderboard(page: Page, lines: list[tuple]) -> None:
+    markdown, notes = table(lines, link=page.anchor)
+    page.parts += ["### Leaderboard (mean ± std over seeds and resampled splits)", markdown, *notes]
+
+
+def _group_means(line: Line, field: str) -> dict:
+    groups = [r["scores"].get("by_group", {}).get(field, {}) for r in line.runs]
+    values = sorted({value for by_value in groups for value in by_value})
+    return {value: mean_std(g[value]["accuracy"] for g in groups if value in g) for value in values}
+
+
+def breakdowns(page: Page, benchmark: str, lines: list[tuple]) -> None:
+    """Accuracy per value of each grouping field (a column per line, and bars), and the cross
+    of the first two fields as a matrix per line (PLANE: class × inference type)."""
+    fields = defaultdict(list)
+    for command, line in lines:
+        for field in dict.fromkeys(f for r in line.runs for f in r["scores"].get("by_group", {})):
+            fields[field].append((command, line))
+    for field, members in fields.items():
+        means = [_group_means(line, field) for _, line in members]
+        if CROSS in field:
+            for (command, line), cells in zip(members, means, strict=True):
+                _matrix(page, field, command, line, cells)
+            continue
+        values = sorted({value for cells in means for value in cells})
+        rows = [
+            [value]
+            + [
+                f"[{fmt(cells.get(value))}](#{page.anchor(command, line)})"
+                for (command, line), cells in zip(members, means, strict=True)
+            ]
+            for value in values
+        ]
+        header = [field, *(f"{line.label} ({command})" for command, line in members)]
+        page.parts += [f"### Accuracy by {field}", markdown_table(header, rows)]
+        if 1 < len(values) <= 12:
+            series = [
+                {
+                    "name": f"{line.label} ({command})",
+                    "values": [(cells.get(v) or {}).get("mean") for v in values],
+                    "std": [(cells.get(v) or {}).get("std") for v in values],
+                }
+                for (command, line), cells in list(zip(members, means, strict=True))[:6]
+            ]
+            title = f"{benchmark}: accuracy by {field}"
+            page.parts.append(
+                page.plot(
+                    f"{benchmark}-bars-{field}.svg",
+                    svg.bars(title, values, series, "accuracy"),
+                    title,
+                )
+            )
+
+
+def _matrix(page: Page, field: str, command: str, line: Line, cells: dict) -> None:
+    first, second = field.split(CROSS)
+    rows = sorted({key.split(CROSS)[0] for key in cells})
+    columns = sorted({key.split(CROSS)[1] for key in cells})
+    table = [[row, *(fmt(cells.get(f"{row}{CROSS}{c}")) for c in columns)] for row in rows]
+    anchor = page.anchor(command, line)
+    page.parts += [
+        f"### Accuracy by {first} × {second}: [{line.label} ({command})](#{anchor})",
+        markdown_table([f"{first} \\ {second}", *columns], table),
+    ]
+
+
+def twins(page: Page, lines: list[tuple]) -> None:
+    """SETI Figure 1: compositional generalisation beside the in-distribution twin."""
+    runs = [r for command, line in lines if command == "train" for r in line.runs]
+    pairs = twin_lines(aggregate_train(runs)["settings"]) if runs else []
+    if pairs:
+        page.parts += [
+            "### Compositional generalisation vs in-distribution (accuracy, SETI Figure 1)",
+            markdown_table(
+                ["model", "setting", "compositional", "in-distribution"],
+                [[m, s, fmt(a), fmt(b)] for m, s, a, b in pairs],
+                2,
+            ),
+        ]
+
+
+def curves(page: Page, benchmark: str, lines: list[tuple]) -> None:
+    by_config = defaultdict(list)
+    for command, line in lines:
+        if command == "curve":
+            by_config[line.config].append(line)
+    for config, members in by_config.items():
+        series = []
+        for line in members:
+            summary = max(line.runs, key=lambda r: r["created"])["scores"]["curve"]
+            series.append({"name": line.model, **{k: summary[k] for k in ("shots", "mean", "std")}})
+        metric = members[0].runs[0]["settings"].get("metric", "accuracy")
+        title = f"{benchmark} {config}: few-shot curve, ± std over seeds"
+        page.parts.append(
+            page.plot(
+                f"{benchmark}-curve-{config}.svg", svg.curves(title, series, "shots", metric), title
+            )
+        )
+
+
+def aucnorm_table(page: Page, lines: list[tuple]) -> None:
+    """BoOQA Table 5: AUCnorm beside ξ and beside what random orders of the same labels score,
+    and a precision-recall curve per scoring run."""
+    rows, plots = [], []
+    for command, line in lines:
+        for result, file in zip(line.runs, line.files, strict=True):
+            if "aucnorm" not in result["scores"]:
+                continue
+            xi = result["scores"].get("baseline_precision")
+            method = result["settings"].get("method", "log-likelihood")
+            total = rows_evaluated(result)
+            chance = (
+                random_order_aucnorm(round(xi * total), total) if xi is not None and total else None
+            )
+            rows.append(
+                [line.model, command, line.config, method]
+                + [f"[{result['scores']['aucnorm']:.3f}](#{page.anchor(command, line)})"]
+                + ["–" if chance is None else f"{chance:.3f}"]
+                + ["–" if xi is None else f"{xi:.3f}", rows_text(line.rows)]
+            )
+            curve = Path(file).with_name(Path(file).stem + "-pr-curve.json") if file else None
+            if curve and curve.is_file() and xi is not None:
+                points = json.loads(curve.read_text())
+                title = f"{line.model} · {method} · {line.config}: precision-recall"
+                name = f"booqa-pr-{len(page.plots) + 1}.svg"
+                text = svg.precision_recall(title, points["recall"], points["precision"], xi)
+                plots.append(page.plot(name, text, title))
+    if rows:
+        header = ["model", "command", "config", "method", "AUCnorm", "AUCnorm chance", "ξ"]
+        page.parts += ["### AUCnorm and the random baseline ξ (BoOQA Table 5)"]
+        page.parts += [
+            markdown_table([*header, "n rows"], rows, 4),
+            "ξ is the precision of a random ranking (the share of true hypotheses), the dashed "
+            "line of each precision-recall plot; AUCnorm is already the share of the area above "
+            "ξ that a model's curve covers, so read it against AUCnorm chance (the mean AUCnorm "
+            "of random orders of the same labels), not against ξ.",
+            *plots,
+        ]
+
+
+def montague(page: Page, embeds: list[tuple[str, dict]]) -> None:
+    """The Montague tables (Carvalho et al., Tables 2-5) and type × type heatmaps per report."""
+    for file, report in embeds:
+        rows = score_rows(report)
+        models = ", ".join(m["label"] for m in report["models"])
+        page.parts += [
+            f"### {models}: [{Path(file).name}]({page.link(file)}) · "
+            f"[per phrase]({page.link(str(rows_path(file)))})",
+            f"Rerun: `{report.get('command', '')}`",
+            markdown_tables(rows, (2, 3, 4, 5), level="####").strip(),
+        ]
+        codes = [TYPE_CODES[t] for t in ADJECTIVE_TYPES]
+        for phrase_set, test in (("an", "pair_intersectivity"), ("aan", "intersectivity")):
+            for model in report["models"]:
+                result = model["results"].get(phrase_set, {}).get(test)
+                if not result:
+                    continue
+                cells = {
+                    tuple(TYPE_CODES[t] for t in key.split(", ")): cell["score"]
+                    for key, cell in result["by_type"].items()
+                    if len(key.split(", ")) == 2
+                }
+                title = f"{model['label']}: {phrase_set.upper()} {test.replace('_', ' ')}"
+                name = f"montague-{len(page.plots) + 1}.svg"
+                page.parts.append(page.plot(name, svg.heatmap(title, codes, codes, cells), title))
+
+
+def runs_section(page: Page) -> None:
+    """Each line's runs: seed, result file, per-row file and the command that reruns it."""
+    page.parts.append("## Runs")
+    for anchor, command, line in page.lines:
+        items = []
+        for result, file in zip(line.runs, line.files, strict=True):
+            seed = "" if result["seed"] is None else f"seed {result['seed']}: "
+            rows = rows_path(file)
+            per_row = f" · [per row]({page.link(str(rows))})" if rows.is_file() else ""
+            items.append(
+                f"- {seed}[{Path(file).name}]({page.link(file)}){per_row} · "
+                f"`{command_line(result, file)}`"
+            )
+        page.parts += [f'<a id="{anchor}"></a>**{line.label}** ({command})', "\n".join(items)]
+
+
+def build(
+    results: list[dict], sources: list[str], embeds: list, unreadable: list, out: Path
+) -> tuple[str, dict[str, str]]:
+    """The page's Markdown and its SVG plots by file name."""
+    page = Page(out)
+    benchmarks = lines_by_benchmark(results, sources)
+    if embeds:
+        benchmarks.setdefault("montague", [])
+    names = ordered(benchmarks)
+    page.parts += [
+        "# compsem results",
+        f"{len(results) + len(embeds)} result files; benchmarks: "
+        + ", ".join(f"[{name}](#{name})" for name in names)
+        + ". Lines pool seeds and resampled splits only; runs that differ in any evaluation "
+        "setting are separate lines (settings column). Every number links to its runs below.",
+    ]
+    for name in names:
+        lines = benchmarks[name]
+        page.parts.append(f'<a id="{name}"></a>\n\n## {TITLES.get(name, name)}')
+        if lines:
+            leaderboard(page, lines)
+        twins(page, lines)
+        if name == "booqa":
+            aucnorm_table(page, lines)
+        breakdowns(page, name, lines)
+        curves(page, name, lines)
+        if name == "montague":
+            montague(page, embeds)
+    if unreadable:
+        page.parts.append("## Files not read (their runs are missing above)")
+        page.parts.append("\n".join(f"- `{u['file']}`: {u['reason']}" for u in unreadable))
+    runs_section(page)
+    return "\n\n".join(page.parts) + "\n", page.plots

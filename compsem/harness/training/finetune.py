@@ -1,0 +1,325 @@
+"""``train`` and ``curve``: fine-tuning with ``transformers.Trainer``, once per seed, or on the
+k-shot prefixes of a pool split for a few-shot learning curve."""
+
+from __future__ import annotations
+
+import tempfile
+from collections.abc import Sequence
+from dataclasses import dataclass
+from functools import cached_property
+from pathlib import Path
+
+import datasets
+import transformers
+
+from compsem.harness.data.benchmark import Benchmark, load_benchmark
+from compsem.harness.data.encode import encode
+from compsem.harness.data.sampling import cap
+from compsem.harness.models.device import Placement, resolve
+from compsem.harness.models.loading import default_model
+from compsem.harness.report.cells import model_name
+from compsem.harness.report.plots import curve_plot
+from compsem.harness.report.summary import summarise
+from compsem.harness.results.files import (
+    check_writable,
+    make_result,
+    result_files,
+    write_result,
+    write_rows,
+)
+from compsem.harness.training.classifier import evaluate_classifier, train_one, train_settings
+from compsem.harness.training.trainer import (
+    TrainSettings,
+    align_padding,
+    load_classifier,
+    load_tokenizer,
+)
+from compsem.output_folder import Wording, atomic_folder
+
+MODEL_KIND = "fine-tuned model"
+
+
+@dataclass
+class FineTuning:
+    """What ``train`` and ``curve`` share: the model, where it runs, the benchmark config, the
+    training settings and the evaluation split. The tokenizer is loaded when first needed, so
+    requests are checked before any weights are read."""
+
+    model: str
+    placement: Placement
+    bench: Benchmark
+    settings: TrainSettings
+    test: datasets.Dataset
+    eval_split: str
+    progress: bool = True
+    max_eval_examples: int | None = None
+
+    @classmethod
+    def prepare(
+        cls,
+        dataset: str,
+        config: str,
+        model: str | None = None,
+        revision: str | None = None,
+        preset: str = "auto",
+        input_form: str | None = None,
+        eval_split: str = "test",
+        max_eval_examples: int | None = None,
+        epochs: float | None = None,
+        batch_size: int | None = None,
+        learning_rate: float | None = None,
+        max_length: int | None = None,
+        device: str = "auto",
+        precision: str = "auto",
+        progress: bool = True,
+    ) -> FineTuning:
+        """Load ``config`` of ``dataset`` (a Hub id or an export folder) and resolve the
+        settings: the preset's, where ``epochs``, ``batch_size``, ``learning_rate`` and
+        ``max_length`` are None; ``model`` defaults to the offline MiniLM."""
+        model = model or default_model()
+        placement = resolve(device, precision)
+        bench = load_benchmark(dataset, config, revision, preset, input_form)
+        test = cap(bench.split(eval_split), max_eval_examples, "--max-eval-examples")
+        settings = train_settings(
+            bench,
+            epochs=epochs,
+            batch_size=batch_size,
+            learning_rate=learning_rate,
+            max_length=max_length,
+        )
+        return cls(model, placement, bench, settings, test, eval_split, progress, max_eval_examples)
+
+    @cached_property
+    def tokenizer(self):
+        return load_tokenizer(self.model)
+
+    @cached_property
+    def encoded_test(self) -> datasets.Dataset:
+        return self.encode(self.test)
+
+    def encode(self, split: datasets.Dataset) -> datasets.Dataset:
+        return encode(split, self.tokenizer, self.bench.schema.inputs, self.settings.max_length)
+
+    def train(self, start: str, encoded, seed: int, settings: TrainSettings | None = None):
+        """Fine-tune from ``start`` (a model name or folder); the classifier and its timing."""
+        return train_one(
+            start,
+            self.tokenizer,
+            encoded,
+            settings or self.settings,
+            seed,
+            self.placement,
+            self.progress,
+        )
+
+    def evaluate(self, classifier) -> tuple[dict, dict, list[dict]]:
+        """Scores on the evaluation split, the evaluation's timing and the per-row outputs."""
+        return evaluate_classifier(
+            classifier,
+            self.tokenizer,
+            self.encoded_test,
+            self.test,
+            self.bench,
+            self.settings,
+            self.placement,
+        )
+
+    def result(self, command: str, seed: int | None, settings: dict, scores: dict, timing=None):
+        """A result record of this run (schema in ``compsem.harness.results.files``)."""
+        settings = {
+            **settings,
+            "inputs": list(self.bench.schema.inputs),
+            "eval_examples": len(self.test),
+            "max_eval_examples": self.max_eval_examples,
+            "preset_note": self.bench.preset.note_for(settings, command),
+        }
+        provenance = self.bench.provenance(self.eval_split)
+        return make_result(
+            command, self.model, provenance, seed, settings, scores, self.placement, timing
+        )
+
+
+def run_train(
+    dataset: str,
+    config: str,
+    out: Path,
+    seeds: Sequence[int] = (1,),
+    max_train_examples: int | None = None,
+    save_model: bool = False,
+    **options,
+) -> list[dict]:
+    """Fine-tune on the config's train split once per seed and evaluate; ``options`` are
+    :meth:`FineTuning.prepare`'s (model, eval_split, epochs, device …). ``save_model``: each
+    seed's model, written whole into ``out/model-seedN`` (:func:`model_folder`)."""
+    models = {model_folder(out, seed): MODEL_KIND for seed in seeds} if save_model else {}
+    check_writable(result_files(out, "train", config, seeds), models)
+    run = FineTuning.prepare(dataset, config, **options)
+    train = cap(run.bench.train_split(), max_train_examples, "--max-train-examples")
+    encoded_train = run.encode(train)
+    results = []
+    for seed in seeds:
+        classifier, stats = run.train(run.model, encoded_train, seed)
+        scores, eval_stats, rows = run.evaluate(classifier)
+        settings = {**run.settings.as_dict(), "train_examples": len(train)}
+        result = run.result("train", seed, settings, scores, {**stats, **eval_stats})
+        write_rows(write_result(out, result), rows)
+        if save_model:
+            save_model_folder(classifier, run, result, model_folder(out, seed))
+        results.append(result)
+    summarise(out, results, f"compsem train · {config}")
+    return results
+
+
+def model_folder(out: Path, seed: int) -> Path:
+    """Where ``train --save-model`` writes the model of ``seed``."""
+    return Path(out) / f"model-seed{seed}"
+
+
+def save_model_folder(classifier, run: FineTuning, result: dict, folder: Path) -> None:
+    """The fine-tuned classifier and its tokenizer, written whole into ``folder`` with a manifest
+    (:func:`compsem.output_folder.atomic_folder`): a later run replaces it, never a folder
+    compsem did not write; an interrupted save leaves the previous folder as it was."""
+    marker = {
+        "kind": MODEL_KIND,
+        "model": run.model,
+        "dataset": result["dataset"]["path"],
+        "config": result["dataset"]["config"],
+        "seed": result["seed"],
+    }
+    with atomic_folder(folder, marker, wording=Wording(name=str(folder))) as staging:
+        classifier.save_pretrained(staging)
+        run.tokenizer.save_pretrained(staging)
+
+
+def check_shots(shots: Sequence[int], pool_size: int, pool_split: str) -> list[int]:
+    shots = sorted(set(int(k) for k in shots))
+    if any(k < 0 for k in shots):
+        raise ValueError(f"--shots must be whole numbers ≥ 0, got {shots}")
+    if len(shots) < 2:
+        raise ValueError(f"a learning curve needs at least two shot counts, got {shots}")
+    if shots[-1] > pool_size:
+        raise ValueError(
+            f"{shots[-1]} shots need {shots[-1]} examples but the {pool_split!r} split has "
+            f"{pool_size}: lower --shots"
+        )
+    return shots
+
+
+def curve_splits(
+    bench: Benchmark, pool_split: str | None, base_split: str | None, eval_split: str = "test"
+) -> tuple[str, str | None]:
+    """The split the k-shot sets come from, and the one fine-tuned on first (None: none).
+    Neither may be ``eval_split``, the split the curve is scored on: a model trained on the rows
+    it is then scored on would show a curve that measures memory, not few-shot learning."""
+    pool_split = pool_split or next(
+        (name for name in bench.preset.curve_pool_splits if name in bench.splits), None
+    )
+    if pool_split is None:
+        raise ValueError(
+            f"config {bench.config!r} has no few_shot or train split to draw shots from (it has "
+            f"{', '.join(bench.splits)}); pass --pool-split"
+        )
+    base_split = bench.preset.curve_base_split if base_split is None else base_split
+    base_split = None if base_split in ("none", "") else base_split
+    if pool_split == eval_split:
+        raise ValueError(
+            f"--pool-split {pool_split} is the split the curve is scored on (--eval-split "
+            f"{eval_split}): draw the shots from train (the default) or another split, or "
+            "score on another --eval-split"
+        )
+    if base_split == eval_split:
+        raise ValueError(
+            f"--base-split {base_split} is the split the curve is scored on (--eval-split "
+            f"{eval_split}): fine-tune first on train or another split, or pass --base-split none"
+        )
+    if base_split == pool_split:
+        raise ValueError(
+            f"the shots and the base fine-tune would both come from {pool_split!r}: pass "
+            "--pool-split few_shot or --base-split none"
+        )
+    return pool_split, base_split
+
+
+def run_curve(
+    dataset: str,
+    config: str,
+    out: Path,
+    shots: Sequence[int] | None = None,
+    seeds: Sequence[int] = (1,),
+    metric: str = "accuracy",
+    pool_split: str | None = None,
+    base_split: str | None = None,
+    max_train_examples: int | None = None,
+    **options,
+) -> dict:
+    """Few-shot learning curve: per seed, fine-tune on the first k rows of the pool split (after
+    an optional fine-tune on ``base_split``, SETI §5.2) and evaluate; scored with few_shot_curve.
+    ``options`` are :meth:`FineTuning.prepare`'s; ``epochs`` there is the shots' (default: the
+    preset's curve epochs) and the base fine-tune's."""
+    from compsem.metrics.few_shot_curve.few_shot_curve import (
+        few_shot_curve,  # a metric script imports evaluate, hence transformers and torch
+    )
+
+    if metric not in ("accuracy", "macro_f1"):
+        raise ValueError(f"--metric must be accuracy or macro_f1, got {metric!r}")
+    check_writable(result_files(out, "curve", config, beside=[".png"]))
+    run = FineTuning.prepare(dataset, config, **options)
+    if metric == "macro_f1" and len(set(run.test["label"])) < 2:
+        raise ValueError(
+            f"the evaluated {run.eval_split!r} split of {config!r} holds one label only: "
+            "macro-F1 is undefined there; use --metric accuracy"
+        )
+    pool_split, base_split = curve_splits(run.bench, pool_split, base_split, run.eval_split)
+    pool = run.bench.split(pool_split, "the k-shot sets")  # prefixes: the k-shot sets are nested
+    shots = check_shots(shots or run.bench.preset.shots, len(pool), pool_split)
+    shot_settings = TrainSettings(
+        **{
+            **run.settings.as_dict(),
+            "epochs": options.get("epochs") or run.bench.preset.curve_epochs,
+        }
+    )
+    encoded_pool = run.encode(pool.select(range(shots[-1])))
+    if base_split:
+        base = run.bench.split(base_split, "the base fine-tune")
+        encoded_base = run.encode(cap(base, max_train_examples, "--max-train-examples"))
+    points, per_row = [], []
+    with tempfile.TemporaryDirectory(prefix="compsem-curve-") as scratch:
+        for seed in seeds:
+            start = run.model
+            if base_split:
+                trained, _ = run.train(run.model, encoded_base, seed)
+                start = str(Path(scratch) / f"base-seed{seed}")
+                trained.save_pretrained(start)
+                run.tokenizer.save_pretrained(start)
+            for k in shots:
+                if k == 0:
+                    transformers.set_seed(seed)
+                    classifier = load_classifier(start, run.bench.schema.label_names)
+                    classifier = align_padding(classifier, run.tokenizer)
+                    classifier = classifier.to(run.placement.device)
+                else:
+                    classifier, _ = run.train(
+                        start, encoded_pool.select(range(k)), seed, shot_settings
+                    )
+                scores, _, rows = run.evaluate(classifier)
+                points.append({"shots": k, "seed": seed, **scores})
+                per_row += [{"shots": k, "seed": seed, **row} for row in rows]
+    summary = few_shot_curve(
+        [p["shots"] for p in points], [p[metric] for p in points], runs=[p["seed"] for p in points]
+    )
+    settings = {
+        **shot_settings.as_dict(),
+        "base_epochs": run.settings.epochs if base_split else None,
+        "metric": metric,
+        "shots": shots,
+        "seeds": list(seeds),
+        "pool_split": pool_split,
+        "base_split": base_split,
+    }
+    result = run.result("curve", None, settings, {"points": points, "curve": summary})
+    path = write_result(out, result)
+    write_rows(path, per_row)
+    title = f"{model_name(run.model)} · {config}"
+    curve_plot(summary, metric, title, path.with_suffix(".png"))
+    summarise(out, [result], f"compsem curve · {config}")
+    return result
