@@ -45,6 +45,91 @@ class TaskFamily:
     description: str
 
 
+# The seeds of a reference run over seeds, and the one seed of the quick set.
+SEEDS = (1, 2, 3)
+ONE_SEED = {"seeds": (1,)}
+
+# The row caps each command takes, which a test-only ``--max-rows`` lowers.
+ROW_CAPS = {
+    "train": ("max_train_examples", "max_eval_examples"),
+    "curve": ("max_train_examples", "max_eval_examples"),
+    "llm": ("limit",),
+    "score": ("max_eval_examples",),
+    "embed": (),
+}
+
+
+@dataclass(frozen=True)
+class Baseline:
+    """One reference run: a harness command on one or more configs of a benchmark's export.
+
+    Attributes:
+        name: its folder under ``--out``.
+        benchmark: the export it reads.
+        command: ``train``, ``curve``, ``llm``, ``score`` (the harness commands') or ``embed``.
+        configs: the configs (``embed``: the phrase sets), one harness call each.
+        options: the command's keyword arguments (seeds, shots, row caps, models …).
+        quick: None to leave it out of ``--quick``; else the settings that replace
+            ``configs`` and ``options`` entries there.
+    """
+
+    name: str
+    benchmark: str
+    command: str
+    configs: tuple[str, ...]
+    options: Mapping = field(default_factory=dict)
+    quick: Mapping | None = None
+
+    def settings(self, quick: bool, max_rows: int | None = None) -> tuple[tuple[str, ...], dict]:
+        """The configs and options of this run in the chosen set; ``max_rows`` caps every row
+        count the command takes (tests)."""
+        chosen = {"configs": self.configs, **self.options, **((self.quick or {}) if quick else {})}
+        configs = tuple(chosen.pop("configs"))
+        if max_rows is not None:
+            for name in ROW_CAPS[self.command]:
+                chosen[name] = min(chosen.get(name) or max_rows, max_rows)
+        return configs, chosen
+
+
+@dataclass(frozen=True)
+class Heatmap:
+    """A grid of scores a benchmark's report section asks the results page to draw (cells by
+    (row, column) label; a missing cell is left blank)."""
+
+    title: str
+    rows: tuple[str, ...]
+    columns: tuple[str, ...]
+    cells: Mapping[tuple[str, str], float]
+
+
+@dataclass(frozen=True)
+class EmbeddingTests:
+    """How ``compsem embed`` reads a benchmark of phrase sets and reports on it (Montague's
+    consistency tests): the harness computes the scores; the benchmark declares its configs,
+    its tables and what its reports hold.
+
+    Attributes:
+        phrase_configs: ``{vocabulary: {phrase set: config}}``; the first vocabulary is the
+            default.
+        report_kind: the marker kind of a report folder (``compsem embed --out``).
+        write_report: ``(report, out, command, force) -> files``: the report folder.
+        tables: ``(report, level) -> Markdown``: the paper's tables of a report, headed at
+            ``level`` (``"###"``).
+        demo_table: ``report -> Markdown``: one model's scores in one table (``compsem demo``).
+        heatmaps: ``report -> [Heatmap]``: the grids the results page draws for a report.
+        lexicon: ``(read, vocabulary) -> [(word, type, synonym)]``: the words a vocabulary's
+            phrase sets were built from, where ``read(config, split)`` gives a config's rows.
+    """
+
+    phrase_configs: Mapping[str, Mapping[str, str]]
+    report_kind: str
+    write_report: Callable[..., list[Path]]
+    tables: Callable[[dict, str], str]
+    demo_table: Callable[[dict], str]
+    heatmaps: Callable[[dict], list[Heatmap]]
+    lexicon: Callable[[Callable[[str, str], Any], str], list[tuple[str, str, str]]]
+
+
 @dataclass(frozen=True)
 class BenchmarkSpec:
     """One benchmark.
@@ -88,6 +173,13 @@ class BenchmarkSpec:
         task_families: the families of configs whose scores may be averaged (lm-eval groups).
         parses_corpus: whether a build parses a text corpus with spaCy (minutes on a first run,
             cached after): ``compsem demo`` builds and evaluates the others first.
+        short_title: the heading of the benchmark's part of the results page and of its
+            leaderboard (default: its name).
+        paper_tables: the paper's table each report section mirrors, by section (``aucnorm``:
+            BoOQA's Table 5), named in that section's heading.
+        embedding: how ``compsem embed`` reads and reports a benchmark of phrase sets (Montague).
+        baselines: the reference runs of ``compsem baselines`` on this benchmark (the quick set:
+            those with a ``quick`` entry).
         aucnorm: whether the paper ranks rows by P(positive) and scores them by AUCnorm
             (BoOQA §4.2): ``compsem llm`` and the lm-eval tasks report it.
     """
@@ -116,6 +208,14 @@ class BenchmarkSpec:
     task_families: tuple[TaskFamily, ...] = ()
     aucnorm: bool = False
     parses_corpus: bool = False
+    short_title: str = ""
+    paper_tables: Mapping[str, str] = field(default_factory=dict)
+    embedding: EmbeddingTests | None = None
+    baselines: tuple[Baseline, ...] = ()
+
+    @property
+    def heading(self) -> str:
+        return self.short_title or self.name
 
     @property
     def version(self) -> str:

@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from compsem.cli import main
-from compsem.harness.baselines.declared import BASELINES, selected
+from compsem.harness.baselines.declared import all_baselines, selected
 from compsem.harness.results.reproduce import command_line
 
 pytestmark = pytest.mark.slow
@@ -40,8 +40,8 @@ def result_files(out: Path) -> list[Path]:
 def test_the_quick_set_is_a_declared_subset_of_the_runs():
     quick = selected(quick=True)
     names = [run.name for run in quick]
-    assert names and set(names) < {run.name for run in BASELINES}
-    assert {run.benchmark for run in quick} == {run.benchmark for run in BASELINES}
+    assert names and set(names) < {run.name for run in all_baselines()}
+    assert {run.benchmark for run in quick} == {run.benchmark for run in all_baselines()}
     for run in quick:  # one seed, and never more rows than the full run
         configs, options = run.settings(quick=True)
         full_configs, full = run.settings(quick=False)

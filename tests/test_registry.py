@@ -146,3 +146,49 @@ def test_a_broken_promise_of_a_registered_benchmark_fails_its_audit(parity, tmp_
     BENCHMARKS["parity"] = BenchmarkSpec(**{**parity.__dict__, "audit_checks": promises})
     assert main(["audit", str(out)]) != 0
     assert "never holds" in capsys.readouterr().out
+
+
+def test_a_sixth_benchmarks_report_sections_come_from_its_spec(parity, tmp_path, monkeypatch):
+    """Its heading, its AUCnorm table named after its paper's table, and the tables and grids of
+    its embedding reports reach the results page with no harness change."""
+    from dataclasses import replace
+
+    from compsem.harness.models.device import resolve
+    from compsem.harness.report.run import run_report
+    from compsem.harness.results.files import make_result, write_json, write_result
+    from compsem.spec import EmbeddingTests, Heatmap
+
+    tests = EmbeddingTests(
+        phrase_configs={"numbers": {"pairs": "all"}},
+        report_kind="parity embedding report",
+        write_report=lambda report, out, command, force=False: [],
+        tables=lambda report, level: (
+            f"{level} Parity table\n\n| n | score |\n|---|---:|\n| 2 | 0.9 |"
+        ),
+        demo_table=lambda report: "",
+        heatmaps=lambda report: [Heatmap("parity grid", ("odd", "even"), ("odd",), {})],
+        lexicon=lambda read, vocabulary: [],
+    )
+    spec = replace(
+        parity,
+        short_title="Parity: numbers that pair",
+        paper_tables={"aucnorm": "Parity Table 1"},
+        aucnorm=True,
+        embedding=tests,
+    )
+    monkeypatch.setitem(BENCHMARKS, "parity", spec)
+    dataset = {"path": "exports/parity", "config": "all", "split": "test", "revision": None}
+    dataset |= {"fingerprint": "f" * 16, "version": "0.1.0", "preset": "parity"}
+    scores = {"accuracy": 0.9, "macro_f1": 0.9, "aucnorm": 0.4, "baseline_precision": 0.5}
+    scores |= {"auc_xi": 0.6, "auc_50": 0.3}
+    settings = {"method": "cosine", "max_length": 64, "max_eval_examples": None}
+    result = make_result("score", "m", dataset, None, settings, scores, resolve("cpu"))
+    write_result(tmp_path / "runs", result)
+    embed = {"benchmark": "parity", "version": "0.1.0", "models": [{"label": "m", "results": {}}]}
+    write_json(tmp_path / "runs" / "embed" / "results.json", {**embed, "command": "compsem embed"})
+    run_report([tmp_path / "runs"], tmp_path / "page")
+    page = (tmp_path / "page" / "index.md").read_text()
+    assert "## Parity: numbers that pair" in page
+    assert "### AUCnorm and the random baseline ξ (Parity Table 1)" in page
+    assert "#### Parity table" in page and "parity grid" in page
+    assert (tmp_path / "page" / "plots" / "parity-1.svg").is_file()

@@ -7,6 +7,7 @@ import os
 import pyarrow.compute as pc
 
 from compsem.builders.booqa.audit import AUDIT_CHECKS
+from compsem.builders.booqa.baselines import BASELINES
 from compsem.builders.booqa.builder import Booqa
 from compsem.builders.booqa.bundles import bucket_labels
 from compsem.builders.booqa.config import (
@@ -134,6 +135,9 @@ def demo_settings() -> dict:
 
 SPEC = BenchmarkSpec(
     name="booqa",
+    baselines=BASELINES,
+    short_title="BoOQA: open question answering by entailment",
+    paper_tables={"aucnorm": "BoOQA Table 5"},
     title="BoOQA, directional predicate entailment, built from Reuters-21578 newswire (1987)",
     builder=Booqa,
     card_template=template_path("booqa.md"),

@@ -81,7 +81,7 @@ class MontagueLexicon:
 
 
 def default_lexicon_path() -> Path:
-    return Path(str(resources.files("compsem") / "data" / "montague_lexicon.tsv"))
+    return Path(str(resources.files(__package__) / "data" / "montague_lexicon.tsv"))
 
 
 def _type_name(raw: str, where: str, word: str) -> str:

@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+from compsem.builders.montague.baselines import BASELINES
 from compsem.builders.montague.builder import Montague, MontagueConfig, config_lexicon
 from compsem.builders.montague.lexicon import TYPE_CODES, MontagueLexicon, load_lexicon
 from compsem.builders.montague.plane_an import AMBIGUOUS_NOTES, PRIVATIVE_NOTES
+from compsem.builders.montague.report import EMBEDDING_TESTS
 from compsem.builders.montague.tables import reference_results
 from compsem.card import template_path
 from compsem.resources.wordnet import wordnet_version
@@ -66,6 +68,9 @@ def provenance(config: MontagueConfig) -> dict:
 
 SPEC = BenchmarkSpec(
     name="montague",
+    baselines=BASELINES,
+    short_title="Montague consistency of embeddings",
+    embedding=EMBEDDING_TESTS,
     title="Montague modifier consistency, the adjective-noun phrases of Appendix A",
     builder=Montague,
     card_template=template_path("montague.md"),

@@ -133,7 +133,7 @@ def read_scores_tsv(text: str) -> tuple[dict[str, str], list[dict]]:
 
 
 def reference_path() -> Path:
-    return Path(str(resources.files("compsem") / "data" / REFERENCE_FILE))
+    return Path(str(resources.files(__package__) / "data" / REFERENCE_FILE))
 
 
 def reference_results(lexicon_fingerprint: str) -> dict | None:

@@ -7,6 +7,7 @@ import os
 from collections import Counter
 
 from compsem.builders.plane.audit import AUDIT_CHECKS
+from compsem.builders.plane.baselines import BASELINES
 from compsem.builders.plane.builder import Plane
 from compsem.builders.plane.config import (
     BUILDER_CONFIGS,
@@ -183,6 +184,8 @@ def provenance(config: PlaneConfig) -> dict:
 
 SPEC = BenchmarkSpec(
     name="plane",
+    baselines=BASELINES,
+    short_title="PLANE: adjective-noun entailment",
     title="PLANE, adjective-noun phrase entailment, built from WordNet's glosses, newswire, "
     "speeches, the Brown corpus and a dictionary's usage examples",
     builder=Plane,

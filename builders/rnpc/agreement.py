@@ -25,10 +25,10 @@ from compsem.builders.rnpc.generation import modifier_lexicon_from
 from compsem.builders.rnpc.places import place_relation
 from compsem.builders.rnpc.rules import TIME_STANCES, Slot, epc, modifier_time, mpte, spte
 from compsem.builders.rnpc.second_nouns import head_noun, names_people, noun_relation
+from compsem.builders.rnpc.valence import sentence_valence, word_valence
 from compsem.loading_scripts.rnpc_release import derived_kind, read_original_task, release_entries
 from compsem.resources.lexicon import LexiconError
 from compsem.resources.modifiers import ModifierLexicon, load_modifier_lexicon
-from compsem.resources.valence import sentence_valence, word_valence
 from compsem.resources.wordnet import wordnet
 
 TASKS = ("spte", "mpte", "epc")

@@ -1,6 +1,6 @@
 """Nouns for recursive noun phrases: WordNet senses with their supersense, hypernyms and gender.
 
-The shipped list (``compsem/data/rnpc_nouns.tsv``) pins each common count noun to its WordNet
+The shipped list (``builders/rnpc/data/rnpc_nouns.tsv``) pins each common count noun to its WordNet
 sense; everything else is read from WordNet: the supersense is the sense's lexicographer file
 (``noun.person`` → ``person``), the hypernyms are its closure, and a person noun's grammatical
 gender (for He/She) comes from its gloss ("a male parent") or its form (policeman, actress).
@@ -84,7 +84,7 @@ def supersense(synset) -> str:
 
 def load_nouns(path: str | Path | None = None) -> pa.Table:
     """``noun, synset, supersense, role, gender, ancestors`` for each listed noun."""
-    path = Path(path) if path else data_path("rnpc_nouns.tsv")
+    path = Path(path) if path else data_path("rnpc_nouns.tsv", __package__)
     rows, seen = [], set()
     for number, (noun, synset_name, role) in read_tsv(path, NOUN_COLUMNS, 2):
         where = f"{path.name}, line {number}"
@@ -119,7 +119,7 @@ def load_second_nouns(
 ) -> pa.Table:
     """MPTE's N' (role nouns, or with ``default="rnpc_hypernyms.tsv"`` the hypernyms):
     ``supersense, noun, synset, gender, ancestors`` per row."""
-    path = Path(path) if path else data_path(default)
+    path = Path(path) if path else data_path(default, __package__)
     rows = []
     for number, (group, noun, synset_name) in read_tsv(path, SECOND_NOUN_COLUMNS, 3):
         where = f"{path.name}, line {number}"
@@ -141,7 +141,7 @@ def load_second_nouns(
 def load_events(path: str | Path | None = None, nouns: pa.Table | None = None) -> pa.Table:
     """EPC's events: ``noun, event, rationale, stance``; every noun must be in ``nouns``, and
     a stance is ``in_keeping`` (the default), ``against`` or ``kept``."""
-    path = Path(path) if path else data_path("rnpc_events.tsv")
+    path = Path(path) if path else data_path("rnpc_events.tsv", __package__)
     known = set(nouns["noun"].to_pylist()) if nouns is not None else None
     rows = []
     for number, (noun, event, rationale, stance) in read_tsv(path, EVENT_COLUMNS, 2):

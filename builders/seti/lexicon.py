@@ -1,7 +1,7 @@
 """The lexicons behind SETI: embedding verbs with their veridicality (Appendix A) and the
 source-sentence lexicon of nouns and verbs, with selectional classes and WordNet relations.
 
-Both are TSV files shipped in ``compsem/data`` that a user may replace with their own.
+Both are TSV files shipped in this package's ``data/`` folder that a user may replace with their own.
 """
 
 from __future__ import annotations
@@ -98,7 +98,7 @@ class SentenceLexicon:
 
 
 def _data_path(name: str) -> Path:
-    return Path(str(resources.files("compsem") / "data" / name))
+    return Path(str(resources.files(__package__) / "data" / name))
 
 
 def _rows(path: Path, header: tuple[str, ...]):

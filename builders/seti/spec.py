@@ -6,6 +6,7 @@ from collections import Counter
 from pathlib import Path
 
 from compsem.builders.seti.audit import AUDIT_CHECKS
+from compsem.builders.seti.baselines import BASELINES
 from compsem.builders.seti.builder import Seti
 from compsem.builders.seti.compose import NAT_LABEL_NAMES
 from compsem.builders.seti.config import SETTINGS, SetiConfig
@@ -122,6 +123,8 @@ LLM_PROMPTS = ((frozenset({"premise", "hypothesis"}), (NLI,)),)
 
 SPEC = BenchmarkSpec(
     name="seti",
+    baselines=BASELINES,
+    short_title="SETI: systematic entailment",
     title="SETI, systematicity of veridical and natural inference, on generated sentences",
     builder=Seti,
     card_template=template_path("seti.md"),

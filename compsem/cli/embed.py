@@ -5,19 +5,20 @@ from __future__ import annotations
 
 import argparse
 
-from compsem.builders.montague.tables import markdown_tables
 from compsem.harness.embed.models import GLOVE, MINILM, POOLINGS
-from compsem.harness.embed.report import REPORT_KIND, command_line, score_rows, write_report
-from compsem.harness.embed.run import PHRASE_SETS, VOCABULARIES, run_embed
+from compsem.harness.embed.report import command_line
+from compsem.harness.embed.run import PHRASE_SETS, embedding_tests, run_embed, vocabularies
 from compsem.help_format import HelpFormatter
 from compsem.output_folder import check_output_folder, output_path
 from compsem.settings import bounded
 
 
 def cmd_embed(args: argparse.Namespace) -> int:
-    # The PLANE vocabulary has AN phrases only (its AAN set would be 2.7M phrases).
-    phrase_sets = args.phrase_sets or (["an"] if args.vocabulary == "plane" else list(PHRASE_SETS))
-    check_output_folder(args.out, REPORT_KIND, force=args.force)
+    _, tests = embedding_tests(args.dataset, args.revision)
+    # By default every phrase set the vocabulary has (PLANE's: AN only; its AAN set would be
+    # 2.7M phrases).
+    phrase_sets = args.phrase_sets or list(tests.phrase_configs.get(args.vocabulary, PHRASE_SETS))
+    check_output_folder(args.out, tests.report_kind, force=args.force)
     report = run_embed(
         args.model or [MINILM],
         args.dataset,
@@ -31,8 +32,8 @@ def cmd_embed(args: argparse.Namespace) -> int:
     command = command_line(
         args.dataset, args.model or [MINILM], args.pooling, args.vocabulary, args.phrase_sets
     )
-    files = write_report(report, args.out, command, force=args.force)
-    print(markdown_tables(score_rows(report), (2, 3, 4, 5)))
+    files = tests.write_report(report, args.out, command, force=args.force)
+    print(tests.tables(report, "##"))
     print(f"Wrote {', '.join(path.name for path in files)} to {args.out}")
     return 0
 
@@ -86,7 +87,7 @@ def add_commands(subparsers) -> argparse.ArgumentParser:
     embed.add_argument(
         "--vocabulary",
         default="paper",
-        choices=VOCABULARIES,
+        choices=vocabularies(),
         help="paper: Appendix A's words (configs an, aan, lexicon); plane: PLANE's adjectives "
         "and WordNet nouns (config plane_an, AN only)",
     )

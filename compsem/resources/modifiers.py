@@ -102,8 +102,10 @@ class ModifierLexicon:
         )
 
 
-def data_path(name: str) -> Path:
-    return Path(str(resources.files("compsem") / "data" / name))
+def data_path(name: str, package: str = "compsem") -> Path:
+    """A data file shipped in ``package``'s ``data/`` folder (compsem's shared files by default;
+    a benchmark package passes its own name for the files only it reads)."""
+    return Path(str(resources.files(package) / "data" / name))
 
 
 def read_tsv(path: Path, columns: tuple[str, ...], required: int) -> list[tuple[int, list[str]]]:

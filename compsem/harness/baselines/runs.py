@@ -14,16 +14,16 @@ import time
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 
-from compsem.builders.montague.tables import markdown_tables
-from compsem.harness.baselines.declared import Baseline
+from compsem.builders import BENCHMARKS
 from compsem.harness.data.benchmark import card_metadata
-from compsem.harness.embed.report import command_line, score_rows, write_report
-from compsem.harness.embed.run import run_embed
+from compsem.harness.embed.report import command_line
+from compsem.harness.embed.run import embedding_benchmarks, run_embed
 from compsem.harness.models.offline import model_path
-from compsem.harness.report.leaderboard import TITLES, leaderboards
+from compsem.harness.report.leaderboard import leaderboards
 from compsem.harness.report.run import run_report
 from compsem.harness.results.files import check_writable, read_result_files
 from compsem.output_folder import Wording, atomic_folder, read_marker
+from compsem.spec import Baseline
 
 RUN_KIND = "compsem baseline run"
 PAGE_FILES = ("report.md", "report.json", "index.md", "index.html")
@@ -53,7 +53,8 @@ def execute(command: str, dataset: str, configs: list[str], out: Path, options: 
 def _embed(dataset, phrase_sets, out, options):
     models = list(options["models"])
     report = run_embed(models, dataset, phrase_sets=list(phrase_sets))
-    write_report(report, out / "report", command_line(dataset, models, phrase_sets=phrase_sets))
+    command = command_line(dataset, models, phrase_sets=phrase_sets)
+    embedding_benchmarks()[report["benchmark"]].write_report(report, out / "report", command)
 
 
 def check_targets(runs: Sequence[Baseline], out: Path, quick: bool) -> None:
@@ -125,8 +126,8 @@ def run_baselines(
     print("\n" + leaderboards(results, sources))
     for _, report in embeds:
         models = ", ".join(model["label"] for model in report["models"])
-        print(f"\n### {TITLES['montague']}: {models}\n")
-        print(markdown_tables(score_rows(report), (2, 3, 4, 5), level="####"))
+        print(f"\n### {BENCHMARKS[report['benchmark']].heading}: {models}\n")
+        print(embedding_benchmarks()[report["benchmark"]].tables(report, "####"))
     print(
         f"\nBaselines done in {(time.perf_counter() - started) / 60:.1f} min; results page "
         f"{Path(out) / 'index.html'} (Markdown twin index.md)"

@@ -27,20 +27,32 @@ from pathlib import Path
 import datasets
 import numpy as np
 
+from compsem.builders import BENCHMARKS
 from compsem.fingerprint import fingerprint
-from compsem.harness.data.benchmark import load_config
+from compsem.harness.data.benchmark import card_metadata, load_config
 from compsem.harness.embed.models import Encoder, ModelError, load_encoder
+from compsem.spec import EmbeddingTests
 
 PHRASE_SETS = ("an", "aan")
 TESTS = {
     "an": ("intersectivity", "pair_intersectivity", "non_subsectivity"),
     "aan": ("intersectivity",),
 }
-# The export's config of each phrase set, by vocabulary: Appendix A's, or PLANE's adjectives.
-PHRASE_CONFIGS = {"paper": {"an": "an", "aan": "aan"}, "plane": {"an": "plane_an"}}
-VOCABULARIES = tuple(PHRASE_CONFIGS)
 # The tests with one case per phrase (pair intersectivity's cases are quadruples of phrases).
 PER_PHRASE_TESTS = {"an": ("intersectivity", "non_subsectivity"), "aan": ("intersectivity",)}
+
+
+def embedding_benchmarks() -> dict[str, EmbeddingTests]:
+    """The registered benchmarks whose specs declare phrase sets for the consistency tests."""
+    return {name: spec.embedding for name, spec in BENCHMARKS.items() if spec.embedding}
+
+
+def vocabularies() -> tuple[str, ...]:
+    """Every vocabulary any of them declares (``--vocabulary``'s choices)."""
+    tests = embedding_benchmarks().values()
+    return tuple(dict.fromkeys(name for t in tests for name in t.phrase_configs))
+
+
 NOUN = "noun"  # the type a Montague export gives a noun, which the metric expects last
 
 
@@ -63,23 +75,34 @@ def phrase_set(name: str, rows: datasets.Dataset) -> PhraseSet:
     return PhraseSet(name, rows["phrase"], rows["words"], types)
 
 
-def vocabulary_summary(dataset: str, vocabulary: str, revision: str | None) -> dict:
-    """What the phrase sets were built from: the words with their types and synonyms, and a
-    fingerprint of them as a set (the one the builder gives its lexicon, so shipped reference
-    scores can be matched to a dataset, whatever the order of its rows). Appendix A's words come from the ``lexicon`` config; PLANE's from
-    the phrases."""
-    if vocabulary == "paper":
-        rows = load_config(dataset, "lexicon", revision).splits["train"]
-        entries = list(zip(rows["word"], rows["type"], rows["synonym"], strict=True))
-    else:
-        rows = load_config(dataset, "plane_an", revision).splits["test"]
-        words = {}
-        for kinds, synonyms, phrase_words in zip(
-            rows["adjective_types"], rows["synonyms"], rows["words"], strict=True
-        ):
-            for word, kind, synonym in zip(phrase_words, [*kinds, NOUN], synonyms, strict=True):
-                words.setdefault((kind == NOUN, word), (word, kind, synonym))
-        entries = list(words.values())
+def embedding_tests(dataset: str, revision: str | None) -> tuple[str, EmbeddingTests]:
+    """The benchmark of phrase sets an export (or Hub dataset) holds, found by its card, and
+    what its spec declares for ``compsem embed``. A dataset whose card names no benchmark is
+    read as the one registered benchmark of phrase sets (its configs then say whether it is)."""
+    known = embedding_benchmarks()
+    name = card_metadata(str(dataset), revision).get("benchmark")
+    if name is None and len(known) == 1:
+        name = next(iter(known))
+    if name not in known:
+        raise ValueError(
+            f"{dataset} is not a benchmark of phrase sets (its card names {name!r}): give an "
+            f"export of {', '.join(known) or 'one'} (compsem build NAME --out DIR)"
+        )
+    return name, known[name]
+
+
+def vocabulary_summary(
+    dataset: str, tests: EmbeddingTests, vocabulary: str, revision: str | None
+) -> dict:
+    """What the phrase sets were built from: the words with their types and synonyms (as the
+    benchmark declares them), and a fingerprint of them as a set (the one the builder gives its
+    lexicon, so shipped reference scores can be matched to a dataset, whatever the order of its
+    rows)."""
+
+    def read(config: str, split: str):
+        return load_config(dataset, config, revision).splits[split]
+
+    entries = tests.lexicon(read, vocabulary)
     adjectives = sum(kind != NOUN for _, kind, _ in entries)
     return {
         "source": f"{dataset} ({vocabulary} vocabulary)",
@@ -167,9 +190,12 @@ def run_embed(
     needs, ``rows`` (each phrase's outcome per model) included."""
     if not models:
         raise ModelError("no model given: pass at least one --model")
-    if vocabulary not in PHRASE_CONFIGS:
-        raise ValueError(f"unknown vocabulary {vocabulary!r}: choose from {list(VOCABULARIES)}")
-    available = PHRASE_CONFIGS[vocabulary]
+    benchmark, tests = embedding_tests(str(dataset), revision)
+    if vocabulary not in tests.phrase_configs:
+        raise ValueError(
+            f"unknown vocabulary {vocabulary!r}: choose from {list(tests.phrase_configs)}"
+        )
+    available = tests.phrase_configs[vocabulary]
     unknown = [name for name in phrase_sets if name not in available]
     if unknown or not phrase_sets:
         raise ValueError(
@@ -199,14 +225,14 @@ def run_embed(
         rows.append(consistency_results(encoder, sets))
     first = next(iter(loaded.values()))
     report = {
-        "benchmark": "montague",
+        "benchmark": benchmark,
         "version": first.card.get("version"),
         "dataset": {
             "path": first.path,
             "revision": first.revision,
             "configs": {name: data.fingerprint for name, data in loaded.items()},
         },
-        "lexicon": vocabulary_summary(first.path, vocabulary, revision),
+        "lexicon": vocabulary_summary(first.path, tests, vocabulary, revision),
         "phrase_sets": {s.name: len(s.phrases) for s in sets},
         "models": rows,
     }

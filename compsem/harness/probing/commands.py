@@ -272,7 +272,7 @@ def run_score(
             if method == "nli":
                 raise
             method = "cosine"
-    bench = load_benchmark(dataset, config, revision, "booqa")
+    bench = load_benchmark(dataset, config, revision)  # the preset its columns call for
     test = cap(bench.split(split), max_eval_examples, "--max-eval-examples")
     if bench.schema.evidence is None or "hypothesis" not in test.column_names:
         raise ValueError(

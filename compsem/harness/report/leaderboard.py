@@ -19,6 +19,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from compsem.builders import BENCHMARKS
 from compsem.harness.data.schema import POSITIVE_LABELS
 from compsem.harness.report.cells import (
     config_of,
@@ -33,14 +34,6 @@ from compsem.harness.results.comparable import notes as comparable_notes
 from compsem.harness.results.files import rows_path
 from compsem.size_floor import MIN_TEST_ROWS, accuracy_interval
 
-ORDER = ("plane", "rnpc", "seti", "booqa", "montague")
-TITLES = {
-    "plane": "PLANE: adjective-noun entailment",
-    "rnpc": "RNPC: recursive noun phrases",
-    "seti": "SETI: systematic entailment",
-    "booqa": "BoOQA: open question answering by entailment",
-    "montague": "Montague consistency of embeddings",
-}
 # The leaderboard's score columns, and how a run gives each.
 SCORES = (
     ("accuracy", lambda r: r["scores"].get("accuracy")),
@@ -75,7 +68,14 @@ def lines_by_benchmark(results: list[dict], sources: list[str]) -> dict[str, lis
 
 
 def ordered(benchmarks) -> list[str]:
-    return sorted(benchmarks, key=lambda b: (ORDER.index(b) if b in ORDER else len(ORDER), b))
+    """The benchmarks in the registry's order, then any other preset by name."""
+    order = list(BENCHMARKS)
+    return sorted(benchmarks, key=lambda b: (order.index(b) if b in order else len(order), b))
+
+
+def heading(benchmark: str) -> str:
+    """A benchmark's heading on the page and above its leaderboard, as its spec declares it."""
+    return BENCHMARKS[benchmark].heading if benchmark in BENCHMARKS else benchmark
 
 
 def runs_of(command: str, line: Line) -> int:
@@ -313,5 +313,5 @@ def leaderboards(results: list[dict], sources: list[str]) -> str:
     parts = []
     for name in ordered(benchmarks):
         markdown, notes = table(benchmarks[name])
-        parts += [f"### {TITLES.get(name, name)}", markdown, *notes]
+        parts += [f"### {heading(name)}", markdown, *notes]
     return "\n\n".join(parts)

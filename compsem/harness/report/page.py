@@ -16,13 +16,11 @@ import os
 from collections import defaultdict
 from pathlib import Path
 
-from compsem.builders.montague.lexicon import ADJECTIVE_TYPES, TYPE_CODES
-from compsem.builders.montague.tables import markdown_tables
-from compsem.harness.embed.report import score_rows
+from compsem.builders import BENCHMARKS
 from compsem.harness.report import svg
 from compsem.harness.report.cells import fmt, markdown_table, mean_std
 from compsem.harness.report.leaderboard import (
-    TITLES,
+    heading,
     lines_by_benchmark,
     ordered,
     random_order_aucnorm,
@@ -160,9 +158,10 @@ def curves(page: Page, benchmark: str, lines: list[tuple]) -> None:
         )
 
 
-def aucnorm_table(page: Page, lines: list[tuple]) -> None:
-    """BoOQA Table 5: AUCnorm beside ξ and beside what random orders of the same labels score,
-    and a precision-recall curve per scoring run."""
+def aucnorm_table(page: Page, benchmark: str, lines: list[tuple]) -> None:
+    """AUCnorm beside ξ and beside what random orders of the same labels score, and a
+    precision-recall curve per scoring run (BoOQA's Table 5), for a benchmark whose spec says
+    its paper scores rankings by AUCnorm."""
     rows, plots = [], []
     for command, line in lines:
         for result, file in zip(line.runs, line.files, strict=True):
@@ -184,12 +183,13 @@ def aucnorm_table(page: Page, lines: list[tuple]) -> None:
             if curve and curve.is_file() and xi is not None:
                 points = json.loads(curve.read_text())
                 title = f"{line.model} · {method} · {line.config}: precision-recall"
-                name = f"booqa-pr-{len(page.plots) + 1}.svg"
+                name = f"{benchmark}-pr-{len(page.plots) + 1}.svg"
                 text = svg.precision_recall(title, points["recall"], points["precision"], xi)
                 plots.append(page.plot(name, text, title))
     if rows:
         header = ["model", "command", "config", "method", "AUCnorm", "AUCnorm chance", "ξ"]
-        page.parts += ["### AUCnorm and the random baseline ξ (BoOQA Table 5)"]
+        table = BENCHMARKS[benchmark].paper_tables.get("aucnorm")
+        page.parts += ["### AUCnorm and the random baseline ξ" + (f" ({table})" if table else "")]
         page.parts += [
             markdown_table([*header, "n rows"], rows, 4),
             "ξ is the precision of a random ranking (the share of true hypotheses), the dashed "
@@ -200,31 +200,22 @@ def aucnorm_table(page: Page, lines: list[tuple]) -> None:
         ]
 
 
-def montague(page: Page, embeds: list[tuple[str, dict]]) -> None:
-    """The Montague tables (Carvalho et al., Tables 2-5) and type × type heatmaps per report."""
+def embeddings(page: Page, benchmark: str, embeds: list[tuple[str, dict]]) -> None:
+    """Each embedding report of a benchmark: its tables and heatmaps, as the benchmark's spec
+    declares them (Montague: Carvalho et al., Tables 2-5, and type × type grids)."""
+    tests = BENCHMARKS[benchmark].embedding
     for file, report in embeds:
-        rows = score_rows(report)
         models = ", ".join(m["label"] for m in report["models"])
         page.parts += [
             f"### {models}: [{Path(file).name}]({page.link(file)}) · "
             f"[per phrase]({page.link(str(rows_path(file)))})",
             f"Rerun: `{report.get('command', '')}`",
-            markdown_tables(rows, (2, 3, 4, 5), level="####").strip(),
+            tests.tables(report, "####").strip(),
         ]
-        codes = [TYPE_CODES[t] for t in ADJECTIVE_TYPES]
-        for phrase_set, test in (("an", "pair_intersectivity"), ("aan", "intersectivity")):
-            for model in report["models"]:
-                result = model["results"].get(phrase_set, {}).get(test)
-                if not result:
-                    continue
-                cells = {
-                    tuple(TYPE_CODES[t] for t in key.split(", ")): cell["score"]
-                    for key, cell in result["by_type"].items()
-                    if len(key.split(", ")) == 2
-                }
-                title = f"{model['label']}: {phrase_set.upper()} {test.replace('_', ' ')}"
-                name = f"montague-{len(page.plots) + 1}.svg"
-                page.parts.append(page.plot(name, svg.heatmap(title, codes, codes, cells), title))
+        for grid in tests.heatmaps(report):
+            name = f"{benchmark}-{len(page.plots) + 1}.svg"
+            text = svg.heatmap(grid.title, list(grid.rows), list(grid.columns), grid.cells)
+            page.parts.append(page.plot(name, text, grid.title))
 
 
 def runs_section(page: Page) -> None:
@@ -249,8 +240,8 @@ def build(
     """The page's Markdown and its SVG plots by file name."""
     page = Page(out)
     benchmarks = lines_by_benchmark(results, sources)
-    if embeds:
-        benchmarks.setdefault("montague", [])
+    for _, report in embeds:
+        benchmarks.setdefault(report.get("benchmark") or "other", [])
     names = ordered(benchmarks)
     page.parts += [
         "# compsem results",
@@ -261,16 +252,17 @@ def build(
     ]
     for name in names:
         lines = benchmarks[name]
-        page.parts.append(f'<a id="{name}"></a>\n\n## {TITLES.get(name, name)}')
+        page.parts.append(f'<a id="{name}"></a>\n\n## {heading(name)}')
         if lines:
             leaderboard(page, lines)
         twins(page, lines)
-        if name == "booqa":
-            aucnorm_table(page, lines)
+        spec = BENCHMARKS.get(name)
+        if spec and spec.aucnorm:
+            aucnorm_table(page, name, lines)
         breakdowns(page, name, lines)
         curves(page, name, lines)
-        if name == "montague":
-            montague(page, embeds)
+        if spec and spec.embedding:
+            embeddings(page, name, [e for e in embeds if e[1].get("benchmark") == name])
     if unreadable:
         page.parts.append("## Files not read (their runs are missing above)")
         page.parts.append("\n".join(f"- `{u['file']}`: {u['reason']}" for u in unreadable))
