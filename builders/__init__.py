@@ -4,8 +4,8 @@ Adding a benchmark is one package (its config, generation, builder, audit checks
 one line here.
 """
 
+from compsem.benchmark.spec import BenchmarkSpec
 from compsem.builders import booqa, montague, plane, rnpc, seti
-from compsem.spec import BenchmarkSpec
 
 BENCHMARKS: dict[str, BenchmarkSpec] = {
     spec.name: spec for spec in (plane.SPEC, rnpc.SPEC, seti.SPEC, booqa.SPEC, montague.SPEC)

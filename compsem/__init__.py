@@ -7,7 +7,9 @@ stays cheap.
 
 
 def load(name_or_repo, config=None, version=None, **kwargs):
-    """A compsem dataset at a pinned version; see :func:`compsem.hub.load`."""
-    from compsem.hub import load as _load  # `import compsem` stays cheap: datasets loads here
+    """A compsem dataset at a pinned version; see :func:`compsem.publish.hub.load`."""
+    from compsem.publish.hub import (
+        load as _load,  # `import compsem` stays cheap: datasets loads here
+    )
 
     return _load(name_or_repo, config, version, **kwargs)

@@ -19,8 +19,7 @@ import datetime as dt
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from compsem.corpus_readers import corpus_readers, record_location
-from compsem.fingerprint import cache_root, file_fingerprint, fingerprint
+from compsem.files.fingerprint import cache_root, file_fingerprint, fingerprint
 from compsem.loading_scripts.corpora import embedded_names, is_saved_dataset
 from compsem.loading_scripts.embedded_corpora import (
     SOURCES,
@@ -29,7 +28,8 @@ from compsem.loading_scripts.embedded_corpora import (
     source_parts,
 )
 from compsem.loading_scripts.hub_corpora import HubDataset, is_hub_spec, parse_hub_spec
-from compsem.pipeline import CorpusError
+from compsem.pipeline.corpus_readers import corpus_readers, record_location
+from compsem.pipeline.runner import CorpusError
 
 REUTERS = "reuters_21578"
 _SUFFIXES = (".jsonl", ".jsonl.gz", ".parquet")

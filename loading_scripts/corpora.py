@@ -36,8 +36,7 @@ from pathlib import Path
 import pyarrow as pa
 import pyarrow.parquet as pq
 
-from compsem.corpus_readers import corpus_readers, record_location
-from compsem.fingerprint import cache_root, file_fingerprint, fingerprint
+from compsem.files.fingerprint import cache_root, file_fingerprint, fingerprint
 from compsem.loading_scripts.embedded_corpora import (
     EMBEDDED,
     SOURCES,
@@ -46,7 +45,8 @@ from compsem.loading_scripts.embedded_corpora import (
     source_parts,
 )
 from compsem.loading_scripts.hub_corpora import HubDataset, is_hub_spec, parse_hub_spec
-from compsem.pipeline import CorpusError
+from compsem.pipeline.corpus_readers import corpus_readers, record_location
+from compsem.pipeline.runner import CorpusError
 from compsem.resources.wordnet import wordnet, wordnet_version
 
 WORDNET_GLOSSES = "wordnet_glosses"

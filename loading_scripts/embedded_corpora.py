@@ -40,9 +40,9 @@ from pathlib import Path
 import pyarrow as pa
 import pyarrow.parquet as pq
 
-from compsem.fingerprint import cache_root
+from compsem.files.fingerprint import cache_root
 from compsem.loading_scripts import embedded_converters as convert
-from compsem.pipeline import CorpusError
+from compsem.pipeline.runner import CorpusError
 
 EMBEDDED = "embedded"
 CACHE_STEP = "embedded_corpora"

@@ -22,8 +22,8 @@ from dataclasses import dataclass
 
 from datatrove.pipeline.readers import HuggingFaceDatasetReader
 
-from compsem.fingerprint import fingerprint
-from compsem.pipeline import CorpusError
+from compsem.files.fingerprint import fingerprint
+from compsem.pipeline.runner import CorpusError
 
 HUB_PREFIX = "hf://datasets/"
 _HUB_SPEC = re.compile(

@@ -11,7 +11,7 @@ from __future__ import annotations
 import pickle
 from pathlib import Path
 
-from compsem.fingerprint import row_id
+from compsem.files.fingerprint import row_id
 
 _FILES = {
     "original_goood": {"train": "OOV_Train_{i}.pkl", "test": "OOV_test_{i}.pkl"},

@@ -22,7 +22,7 @@ import csv
 import re
 from pathlib import Path
 
-from compsem.fingerprint import row_id
+from compsem.files.fingerprint import row_id
 from compsem.resources.lexicon import LexiconError
 from compsem.resources.modifiers import (
     CATEGORIES,

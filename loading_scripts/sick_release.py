@@ -11,7 +11,7 @@ from __future__ import annotations
 import csv
 from pathlib import Path
 
-from compsem.fingerprint import file_fingerprint
+from compsem.files.fingerprint import file_fingerprint
 
 REQUIRED_COLUMNS = ("sentence_A", "sentence_B", "entailment_label")
 LABELS = {"ENTAILMENT": 1, "NEUTRAL": 0, "CONTRADICTION": 0}

@@ -34,13 +34,17 @@ import pyarrow.compute as pc
 import pyarrow.parquet as pq
 from timing import against_raw_spacy
 
-from compsem.builders.booqa.extraction import ARTICLE_SCHEMA, extraction_pipeline
-from compsem.builders.booqa.partitions import felicitous_predicates, partition_triples, read_bucket
-from compsem.builders.booqa.propositions import window_population
-from compsem.builders.booqa.relations import TRIPLE_TYPE
+from compsem.builders.booqa.corpus.extraction import ARTICLE_SCHEMA, extraction_pipeline
+from compsem.builders.booqa.corpus.relations import TRIPLE_TYPE
+from compsem.builders.booqa.sampling.partitions import (
+    felicitous_predicates,
+    partition_triples,
+    read_bucket,
+)
+from compsem.builders.booqa.sampling.propositions import window_population
 from compsem.loading_scripts.booqa_corpus import open_news_corpus
 from compsem.loading_scripts.embedded_corpora import source_parts
-from compsem.pipeline import run_locally, shard_files, spacy_pipeline
+from compsem.pipeline.runner import run_locally, shard_files, spacy_pipeline
 from compsem.resources.spacy_pipeline import DEFAULT_SPACY_MODEL
 from compsem.resources.wordnet import wordnet
 

@@ -26,10 +26,14 @@ import pyarrow.parquet as pq
 
 from compsem.builders.booqa import examples
 from compsem.builders.booqa.config import EN_FEATURES, TYPED_ARGUMENTS, BooqaConfig, resolved
-from compsem.builders.booqa.extraction import EXTRACTION_REVISION
-from compsem.builders.booqa.population import ThresholdError, corpus_population, population_summary
+from compsem.builders.booqa.corpus.extraction import EXTRACTION_REVISION
+from compsem.builders.booqa.sampling.population import (
+    ThresholdError,
+    corpus_population,
+    population_summary,
+)
 from compsem.builders.booqa.splits import en_splits, h_only_splits
-from compsem.pipeline import shard_files
+from compsem.pipeline.runner import shard_files
 
 # (articles = predicates per starring pair, argument pairs per felicitous predicate)
 GRID = [

@@ -3,7 +3,7 @@
 ``--whole`` (exact): each source is extracted whole with PLANE's own cached extraction (the cache
 ``compsem build plane`` reads, so a later build of ``embedded`` parses nothing again), timed, and
 built into PLANE's pool with the shipped lexicon and the default filters; the JSON it writes
-(``builders/plane/corpus_yield.json``) is the table on PLANE's card. Without ``--whole``, a
+(``builders/plane/corpus/corpus_yield.json``) is the table on PLANE's card. Without ``--whole``, a
 sample estimate, as follows.
 
 For each source (WordNet's glosses and the npm sources of ``embedded``), a seeded random sample
@@ -39,18 +39,18 @@ import pyarrow.compute as pc
 from tqdm.auto import tqdm
 
 from compsem.builders.plane.config import MAX_HYPERNYM_DISTANCE
-from compsem.builders.plane.extraction import (
+from compsem.builders.plane.corpus.extraction import (
     DISABLED,
     amod_pairs,
     an_pair_table,
     pipeline_lemmatizer,
 )
-from compsem.builders.plane.hypernyms import hypernym_table
-from compsem.builders.plane.items import item_pool
-from compsem.builders.plane.source_yield import whole_source_yield
+from compsem.builders.plane.corpus.source_yield import whole_source_yield
+from compsem.builders.plane.items.hypernyms import hypernym_table
+from compsem.builders.plane.items.pool import item_pool
 from compsem.loading_scripts.corpora import WORDNET_GLOSSES, open_corpus
 from compsem.loading_scripts.embedded_corpora import SOURCES
-from compsem.pipeline import spacy_pipeline
+from compsem.pipeline.runner import spacy_pipeline
 from compsem.resources.lexicon import load_adjective_lexicon
 from compsem.resources.spacy_pipeline import DEFAULT_SPACY_MODEL, pipeline_id
 from compsem.resources.wordnet import wordnet

@@ -39,9 +39,9 @@ from torch.utils.data import DataLoader
 from transformers import AutoModelForSequenceClassification, BertConfig, DataCollatorWithPadding
 
 from compsem.builders.plane.config import ITEM_FEATURES, LABEL_NAMES
-from compsem.builders.plane.extraction import an_pair_table
-from compsem.builders.plane.hypernyms import hypernym_table
-from compsem.builders.plane.items import item_pool
+from compsem.builders.plane.corpus.extraction import an_pair_table
+from compsem.builders.plane.items.hypernyms import hypernym_table
+from compsem.builders.plane.items.pool import item_pool
 from compsem.harness.data.encode import encode
 from compsem.harness.models.device import Placement, resolve
 from compsem.harness.models.inference import autocast, predict_logits

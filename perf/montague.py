@@ -22,7 +22,7 @@ from pathlib import Path
 
 
 def default_build(cache: Path, out: Path) -> dict:
-    from compsem.export import export_benchmark
+    from compsem.publish.export import export_benchmark
 
     os.environ["COMPSEM_CACHE"] = str(cache)
     start = time.perf_counter()

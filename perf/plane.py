@@ -38,27 +38,27 @@ import pyarrow.parquet as pq
 from datasets.arrow_writer import ArrowWriter
 from timing import against_raw_spacy
 
-from compsem.builder import TableBuilder
+from compsem.benchmark.builder import TableBuilder
 from compsem.builders.plane.config import BUILDER_CONFIGS, ITEM_FEATURES, PlaneConfig
-from compsem.builders.plane.extraction import (
+from compsem.builders.plane.corpus.extraction import (
     DISABLED,
     an_extraction_pipeline,
     an_pair_table,
     count_an_shards,
 )
-from compsem.builders.plane.hypernyms import hypernym_table
-from compsem.builders.plane.items import build_item_pool, item_pool
-from compsem.builders.plane.partition import balanced_ceiling, partition_vocabulary
-from compsem.builders.plane.splits import (
+from compsem.builders.plane.items.hypernyms import hypernym_table
+from compsem.builders.plane.items.pool import build_item_pool, item_pool
+from compsem.builders.plane.splits.partition import balanced_ceiling, partition_vocabulary
+from compsem.builders.plane.splits.regimes import (
     SPLIT_REGIMES,
     goood_splits,
     pool_ceilings,
     regime_generator,
 )
-from compsem.builders.plane.vocabulary import ItemCodes
-from compsem.export import write_parquet_shards
+from compsem.builders.plane.splits.vocabulary import ItemCodes
 from compsem.loading_scripts.corpora import open_corpus, wordnet_glosses
-from compsem.pipeline import run_locally, shard_files, spacy_pipeline
+from compsem.pipeline.runner import run_locally, shard_files, spacy_pipeline
+from compsem.publish.export import write_parquet_shards
 from compsem.resources.lexicon import ADJECTIVE_CLASSES, load_adjective_lexicon
 from compsem.resources.spacy_pipeline import DEFAULT_SPACY_MODEL
 from compsem.resources.wordnet import wordnet

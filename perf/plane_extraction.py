@@ -24,14 +24,14 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 from timing import against_raw_spacy
 
-from compsem.builders.plane.extraction import (
+from compsem.builders.plane.corpus.extraction import (
     DISABLED,
     an_extraction_pipeline,
     count_an_shards,
 )
 from compsem.loading_scripts.corpora import WORDNET_GLOSSES, open_corpus, wordnet_glosses
 from compsem.loading_scripts.embedded_corpora import SOURCES, source_parts
-from compsem.pipeline import run_locally, shard_files, spacy_pipeline
+from compsem.pipeline.runner import run_locally, shard_files, spacy_pipeline
 from compsem.resources.spacy_pipeline import DEFAULT_SPACY_MODEL
 
 

@@ -27,7 +27,7 @@ TARGET_SECONDS = 60
 def end_to_end(size: int) -> dict:
     """Build every default config into a temporary folder; run in a fresh process."""
     start = time.perf_counter()
-    from compsem.export import export_benchmark
+    from compsem.publish.export import export_benchmark
 
     with tempfile.TemporaryDirectory() as folder:
         os.environ["COMPSEM_CACHE"] = str(Path(folder) / "cache")

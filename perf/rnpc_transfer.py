@@ -69,12 +69,12 @@ import time
 from collections import Counter
 from pathlib import Path
 
+from compsem.benchmark.hypothesis_only import probe
 from compsem.builders.rnpc.agreement import holds_privative, label_row, reading_slots
-from compsem.export import export_benchmark
 from compsem.harness.data.benchmark import load_benchmark
 from compsem.harness.models.device import DEVICES, PRECISIONS
 from compsem.harness.training.finetune import FineTuning
-from compsem.hypothesis_only import probe
+from compsem.publish.export import export_benchmark
 
 TARGETS = {"spte": 0.85, "mpte": 0.70, "epc": 0.55}
 HELD_OUT_SEED = 43  # the build seed of the generated rows that --select scores on

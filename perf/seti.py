@@ -43,7 +43,7 @@ def generation(n_sentences: int) -> dict:
 
 def export(cache: Path, out: Path) -> dict:
     from compsem.builders.seti import generation
-    from compsem.export import export_benchmark
+    from compsem.publish.export import export_benchmark
 
     os.environ["COMPSEM_CACHE"] = str(cache)
     generation._POOLS.clear()

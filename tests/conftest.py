@@ -47,7 +47,7 @@ def smollm2() -> str:
 def plane_export(tmp_path_factory) -> Path:
     """Every generated PLANE config, exported once for the whole session."""
     from compsem.builders.plane import SPEC
-    from compsem.export import export_benchmark
+    from compsem.publish.export import export_benchmark
 
     out = tmp_path_factory.mktemp("exports") / "plane"
     export_benchmark("plane", out, None, **reference_settings, **SPEC.demo_settings())

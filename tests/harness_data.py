@@ -1,7 +1,7 @@
 """Small hub-ready exports for the harness tests, written in seconds with the real components.
 
 PLANE items come from the builder's own ``item_pool`` (Table 1 labels) over a few hand-picked
-adjective-noun phrases and real WordNet hypernyms, then through ``compsem.export``'s Parquet and
+adjective-noun phrases and real WordNet hypernyms, then through ``compsem.publish.export``'s Parquet and
 card writers, so ``load_dataset(folder, config)`` reads them exactly as it reads a full build.
 The split is by noun (no noun of test in train), not the GOoD algorithm: the harness only needs
 the schema, and a balanced GOoD split needs the whole gloss corpus (minutes).
@@ -23,13 +23,13 @@ from huggingface_hub import DatasetCard, DatasetCardData
 
 from compsem.builders.booqa.config import EN_FEATURES
 from compsem.builders.plane.config import ITEM_FEATURES
-from compsem.builders.plane.extraction import an_pair_table
-from compsem.builders.plane.hypernyms import hypernym_table
-from compsem.builders.plane.items import item_pool
+from compsem.builders.plane.corpus.extraction import an_pair_table
+from compsem.builders.plane.items.hypernyms import hypernym_table
+from compsem.builders.plane.items.pool import item_pool
 from compsem.builders.plane.prompts import PROMPT_FEATURES, two_shot_prompts
 from compsem.cli.harness import add_commands
-from compsem.export import write_parquet_shards
 from compsem.harness.models.loading import default_model
+from compsem.publish.export import write_parquet_shards
 
 ADJECTIVES = {
     "american": "I",

@@ -4,8 +4,8 @@ from pathlib import Path
 
 import pyarrow as pa
 
-from compsem.audit import read_export
-from compsem.grouping import GROUP_FIELDS
+from compsem.benchmark.grouping import GROUP_FIELDS
+from compsem.publish.audit import read_export
 
 PREFIX_ROWS = 100
 TOLERANCE = 0.10

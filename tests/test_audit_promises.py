@@ -9,8 +9,17 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 import pytest
 
-from compsem import audit_checks as checks
-from compsem.audit import (
+from compsem.benchmark import audit_checks as checks
+from compsem.benchmark.card import AUDIT_START, card_problems
+from compsem.benchmark.size_floor import (
+    MIN_PROBE_TRAIN_ROWS,
+    MIN_TEST_ROWS,
+    NOT_ENOUGH_ROWS,
+    size_warnings,
+)
+from compsem.builders import BENCHMARKS
+from compsem.builders.plane.audit import AUDIT_CHECKS as PLANE_AUDIT_CHECKS
+from compsem.publish.audit import (
     VALIDATION_PROBE_GAP,
     AuditError,
     audit_folder,
@@ -18,10 +27,6 @@ from compsem.audit import (
     audit_tables,
     render_markdown,
 )
-from compsem.builders import BENCHMARKS
-from compsem.builders.plane.audit import AUDIT_CHECKS as PLANE_AUDIT_CHECKS
-from compsem.card import AUDIT_START, card_problems
-from compsem.size_floor import MIN_PROBE_TRAIN_ROWS, MIN_TEST_ROWS, NOT_ENOUGH_ROWS, size_warnings
 from tests.publish_helpers import run_cli
 from tests.test_original_release import write_release
 

@@ -10,12 +10,12 @@ import pyarrow.parquet as pq
 import pytest
 
 from compsem.cli import main
+from compsem.files.output_folder import MARKER
 from compsem.loading_scripts import plane_release
 from compsem.loading_scripts.plane_release import ReleaseError, read_original_split
 from compsem.metrics.aucnorm.aucnorm import aucnorm_scores
 from compsem.metrics.consistency.consistency import consistency_scores, embed
 from compsem.metrics.few_shot_curve.few_shot_curve import few_shot_curve
-from compsem.output_folder import MARKER
 from tests.harness_data import tiny_plane_export
 
 TINY = "A former president met a possible candidate.\n"
@@ -407,7 +407,7 @@ def test_a_hub_id_the_hub_cannot_give_says_what_to_do(area, capsys, monkeypatch,
 
 def test_a_bad_plane_lexicon_is_refused_before_the_corpus_is_parsed(area, capsys, monkeypatch):
     """The lexicon was read only after the corpus was parsed (minutes on the embedded one)."""
-    from compsem.builders.plane import extraction
+    from compsem.builders.plane.corpus import extraction
 
     def parse(*args, **kwargs):
         raise AssertionError("the corpus was parsed before the lexicon was read")

@@ -11,18 +11,18 @@ import pyarrow.parquet as pq
 import pytest
 from datasets import ClassLabel, load_dataset
 
+from compsem.benchmark.size_floor import MIN_TEST_ROWS
 from compsem.builders.booqa.config import LABEL_NAMES, BooqaConfig
-from compsem.builders.booqa.extraction import extraction_pipeline
-from compsem.builders.booqa.population import ThresholdError
+from compsem.builders.booqa.corpus.extraction import extraction_pipeline
+from compsem.builders.booqa.sampling.population import ThresholdError
 from compsem.builders.plane.config import PlaneConfig
-from compsem.export import export_benchmark
 from compsem.loading_scripts.booqa_corpus import (
     NewsCorpusError,
     open_news_corpus,
 )
 from compsem.loading_scripts.levyholt_release import LevyHoltError, read_levyholt
-from compsem.pipeline import available_cores, run_locally
-from compsem.size_floor import MIN_TEST_ROWS
+from compsem.pipeline.runner import available_cores, run_locally
+from compsem.publish.export import export_benchmark
 from tests.conftest import INVENTED_NEWS, TINY_BOOQA, read_config
 from tests.row_order import unrepresentative_prefixes
 
@@ -137,8 +137,8 @@ def test_shards_extracted_elsewhere_build_the_same_benchmark(booqa_export, tmp_p
 
 @pytest.mark.slow
 def test_compsem_audit_finds_every_promise_kept(booqa_export):
-    from compsem.audit import audit_tables
-    from compsem.content_fingerprint import read_split_tables
+    from compsem.files.content_fingerprint import read_split_tables
+    from compsem.publish.audit import audit_tables
 
     configs = {name: read_split_tables(booqa_export, name) for name in ("en", "h_only")}
     report = audit_tables(configs, str(booqa_export), "booqa", hypothesis_only=False)
@@ -152,7 +152,7 @@ def test_compsem_audit_finds_every_promise_kept(booqa_export):
 
 @pytest.mark.slow
 def test_card_derives_its_numbers_and_shows_ten_bundles(booqa_export):
-    from compsem.card import card_problems
+    from compsem.benchmark.card import card_problems
 
     text = (booqa_export / "README.md").read_text()
     assert f"| corpus | `{INVENTED_NEWS}`" in text and "research purposes only" in text

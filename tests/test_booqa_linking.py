@@ -5,16 +5,16 @@ headlines and quantities give no arguments."""
 
 import pytest
 
-from compsem.builders.booqa.extraction import annotate_relations
-from compsem.builders.booqa.linking import (
+from compsem.builders.booqa.corpus.extraction import annotate_relations
+from compsem.builders.booqa.corpus.linking import (
     initials,
     is_acronym,
     link_mentions,
     normalised,
     wordnet_entity,
 )
-from compsem.builders.booqa.relations import relation_triples
-from compsem.pipeline import spacy_pipeline
+from compsem.builders.booqa.corpus.relations import relation_triples
+from compsem.pipeline.runner import spacy_pipeline
 
 
 @pytest.fixture(scope="module")

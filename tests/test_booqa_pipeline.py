@@ -16,13 +16,13 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 import pytest
 
-from compsem.builders.booqa.extraction import ARTICLE_SCHEMA, extraction_pipeline
-from compsem.export import export_benchmark
+from compsem.builders.booqa.corpus.extraction import ARTICLE_SCHEMA, extraction_pipeline
 from compsem.loading_scripts.booqa_corpus import (
     NewsCorpusError,
     open_news_corpus,
 )
-from compsem.pipeline import CorpusError, run_locally, shard_files
+from compsem.pipeline.runner import CorpusError, run_locally, shard_files
+from compsem.publish.export import export_benchmark
 from tests.conftest import INVENTED_NEWS
 
 INVENTED = [json.loads(line) for line in INVENTED_NEWS.read_text().splitlines()]
@@ -86,8 +86,8 @@ import os, signal, sys
 from pathlib import Path
 from datatrove.pipeline.base import PipelineStep
 from compsem.loading_scripts.booqa_corpus import open_news_corpus
-from compsem.pipeline import run_locally
-from compsem.builders.booqa.extraction import extraction_pipeline
+from compsem.pipeline.runner import run_locally
+from compsem.builders.booqa.corpus.extraction import extraction_pipeline
 
 class KillDuringRank2(PipelineStep):
     name = "kill"

@@ -14,17 +14,17 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 import pytest
 
-from compsem.builders.booqa.bundles import bucket_labels, frequency_bucket
 from compsem.builders.booqa.config import BooqaConfig, resolved
-from compsem.builders.booqa.extraction import extract_triples
-from compsem.builders.booqa.population import corpus_population
-from compsem.builders.booqa.relations import realise
+from compsem.builders.booqa.corpus.extraction import extract_triples
+from compsem.builders.booqa.corpus.relations import realise
+from compsem.builders.booqa.sampling.bundles import bucket_labels, frequency_bucket
+from compsem.builders.booqa.sampling.population import corpus_population
 from compsem.builders.booqa.splits import mask
-from compsem.export import export_benchmark
 from compsem.loading_scripts.booqa_corpus import open_news_corpus
 from compsem.loading_scripts.embedded_corpora import FetchError, source_parts
 from compsem.metrics.aucnorm.aucnorm import aucnorm_scores
-from compsem.pipeline import shard_files
+from compsem.pipeline.runner import shard_files
+from compsem.publish.export import export_benchmark
 from compsem.resources.wordnet import wordnet
 from tests.conftest import read_config
 

@@ -6,15 +6,15 @@ import pyarrow as pa
 import pytest
 
 from compsem.builders.booqa.audit import bundles_whole, no_shared_proposition, time_spans_disjoint
-from compsem.builders.booqa.bundles import (
+from compsem.builders.booqa.corpus.relations import realise, relation_triples
+from compsem.builders.booqa.sampling.bundles import (
     bucket_labels,
     frequency_bucket,
     sample_bundles,
     time_split,
 )
-from compsem.builders.booqa.predicate_hyponyms import hyponym_replacements, span_pos
-from compsem.builders.booqa.relations import realise, relation_triples
-from compsem.pipeline import spacy_pipeline
+from compsem.builders.booqa.sampling.predicate_hyponyms import hyponym_replacements, span_pos
+from compsem.pipeline.runner import spacy_pipeline
 
 
 @pytest.fixture(scope="module")
@@ -157,7 +157,7 @@ def test_the_audit_checks_catch_broken_promises():
 
 
 def test_only_pairs_with_enough_named_entities_can_star():
-    from compsem.builders.booqa.propositions import _typed_pairs
+    from compsem.builders.booqa.sampling.propositions import _typed_pairs
 
     stats = pa.table(
         {

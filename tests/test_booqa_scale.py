@@ -12,11 +12,11 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 import pytest
 
-from compsem.builders.booqa.extraction import check_shards, extract_triples
-from compsem.builders.booqa.ray_extraction import main as ray_extraction
+from compsem.builders.booqa.corpus.extraction import check_shards, extract_triples
+from compsem.builders.booqa.corpus.ray_extraction import main as ray_extraction
 from compsem.cli import main as compsem
 from compsem.loading_scripts.booqa_corpus import open_news_corpus
-from compsem.pipeline import shard_files
+from compsem.pipeline.runner import shard_files
 from tests.conftest import INVENTED_NEWS
 from tests.test_plane_scale import local_ray_instance
 

@@ -4,7 +4,7 @@ import subprocess
 import sys
 
 from compsem.cli import main
-from compsem.doctor import run_checks
+from compsem.cli.doctor import run_checks
 
 COMPSEM = [sys.executable, "-m", "compsem.cli"]
 

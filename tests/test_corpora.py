@@ -8,14 +8,14 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 import pytest
 
-from compsem.corpus_readers import JsonlLinesReader, ParquetFileReader
 from compsem.loading_scripts.corpora import (
     WORDNET_DATA_FILES,
     gloss_texts,
     open_corpus,
     wordnet_glosses,
 )
-from compsem.pipeline import CorpusError, exclusive
+from compsem.pipeline.corpus_readers import JsonlLinesReader, ParquetFileReader
+from compsem.pipeline.runner import CorpusError, exclusive
 from compsem.resources.wordnet import wordnet
 
 TEXTS = ["A red car stopped.", "The old man smiled.", "A fake gun was found."]

@@ -292,8 +292,8 @@ def test_a_malformed_hub_spec_is_named():
 
 
 def test_plane_extraction_runs_on_an_embedded_source(fetched, tmp_path):
-    from compsem.builders.plane.extraction import an_extraction_pipeline, count_an_shards
-    from compsem.pipeline import run_locally, shard_files
+    from compsem.builders.plane.corpus.extraction import an_extraction_pipeline, count_an_shards
+    from compsem.pipeline.runner import run_locally, shard_files
 
     work = tmp_path / "work"
     run_locally(an_extraction_pipeline(open_corpus("brown"), work, max_docs=40), work / "logs")
@@ -306,7 +306,7 @@ def test_plane_extraction_runs_on_an_embedded_source(fetched, tmp_path):
 def test_plane_card_names_each_embedded_source_with_version_licence_and_fingerprint(
     fetched, tmp_path
 ):
-    from compsem.export import export_benchmark
+    from compsem.publish.export import export_benchmark
 
     out = tmp_path / "plane"
     export_benchmark("plane", out, ["full"], corpus="embedded", max_docs=300)

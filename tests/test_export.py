@@ -8,9 +8,9 @@ from datasets import ClassLabel, load_dataset
 
 from compsem.builders import UnknownBenchmarkError
 from compsem.builders.plane.config import LABEL_NAMES
-from compsem.export import ExportError, export_benchmark
-from compsem.output_folder import OutputFolderError
-from compsem.pipeline import CorpusError
+from compsem.files.output_folder import OutputFolderError
+from compsem.pipeline.runner import CorpusError
+from compsem.publish.export import ExportError, export_benchmark
 from tests.conftest import read_config, reference_settings
 
 SMALL = {**reference_settings, "max_docs": 2000}
@@ -92,7 +92,7 @@ def test_empty_corpus_fails_clearly_and_leaves_the_previous_export(tmp_path):
 
 
 def test_a_failing_config_leaves_no_partial_export(tmp_path, monkeypatch):
-    import compsem.builders.plane.splits as plane
+    import compsem.builders.plane.splits.regimes as plane
 
     def explode(*args, **kwargs):
         raise RuntimeError("interrupted")

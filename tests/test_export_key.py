@@ -4,12 +4,12 @@ import json
 
 import datasets
 
-from compsem import export_key
 from compsem.builders import benchmark_spec
 from compsem.cli import main
-from compsem.export import export_benchmark, export_summary, kept_summary
-from compsem.export_key import build_key
-from compsem.output_folder import MARKER
+from compsem.files.output_folder import MARKER
+from compsem.publish import export_key
+from compsem.publish.export import export_benchmark, export_summary, kept_summary
+from compsem.publish.export_key import build_key
 
 
 def test_an_untouched_export_is_kept_with_its_summary_in_export_order(tmp_path):

@@ -14,7 +14,6 @@ import numpy as np
 import pytest
 
 from compsem.builders.plane.llm_prompts import PLANE_ITEMS
-from compsem.export import export_benchmark
 from compsem.harness.llm.loglikelihood import (
     PairEncoder,
     Request,
@@ -28,6 +27,7 @@ from compsem.harness.llm.run import run_llm
 from compsem.harness.llm.vllm import score_with_vllm
 from compsem.harness.models.offline import model_path
 from compsem.harness.report.run import run_report
+from compsem.publish.export import export_benchmark
 from tests.harness_data import tiny_booqa_export, tiny_plane_export
 
 pytestmark = pytest.mark.slow
@@ -101,7 +101,7 @@ def test_plane_items_follow_the_papers_templates_and_verbalisers(exports):
 
 
 def test_a_missing_smollm2_names_its_fix(tmp_path, monkeypatch):
-    from compsem.doctor import check_offline_causal_lm
+    from compsem.cli.doctor import check_offline_causal_lm
 
     monkeypatch.setenv("COMPSEM_CACHE", str(tmp_path / "cache"))
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "xdg"))

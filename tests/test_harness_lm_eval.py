@@ -16,11 +16,11 @@ import numpy as np
 import pytest
 import yaml
 
+from compsem.benchmark.spec import TaskFamily
 from compsem.builders import BENCHMARKS
-from compsem.export import export_benchmark
 from compsem.harness.llm.run import run_llm
 from compsem.harness.lm_eval_export.tasks import write_tasks
-from compsem.spec import TaskFamily
+from compsem.publish.export import export_benchmark
 from tests.harness_data import tiny_booqa_export, tiny_plane_export, write_export
 
 pytestmark = pytest.mark.slow

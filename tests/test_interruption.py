@@ -13,10 +13,10 @@ from pathlib import Path
 import psutil
 import pytest
 
-from compsem import ownership
 from compsem.cli.program import interrupted_outcome
+from compsem.files import ownership
+from compsem.files.output_folder import atomic_folder, remove_dead_staging
 from compsem.harness.results.files import write_text
-from compsem.output_folder import atomic_folder, remove_dead_staging
 
 pytestmark = pytest.mark.slow
 
@@ -105,7 +105,7 @@ def test_sigkill_leaves_no_worker_and_the_next_run_no_staging(tmp_path, temporar
     # multiprocessing's pymp-* folder sat in the killed command's own temporary folder, which
     # the next command removes.
     assert list(temporary.glob(f"compsem-{process.pid}-*/pymp-*"))
-    next_command = "from compsem.process_guard import private_tempdir; private_tempdir()"
+    next_command = "from compsem.pipeline.process_guard import private_tempdir; private_tempdir()"
     subprocess.run(
         [sys.executable, "-c", next_command],
         env={**os.environ, "TMPDIR": str(temporary)},

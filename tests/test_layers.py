@@ -115,7 +115,7 @@ HEAVY_COMPSEM = (
     "compsem.harness.probing.",  # running a model imports torch and transformers
     "compsem.harness.baselines.runs",  # runs the harness commands: torch and transformers
     "compsem.harness.llm.run",  # loading a causal LM imports torch and transformers
-    "compsem.hub",  # from compsem/__init__.py: `import compsem` stays cheap
+    "compsem.publish.hub",  # from compsem/__init__.py: `import compsem` stays cheap
 )
 
 
@@ -190,6 +190,20 @@ def test_no_private_name_is_imported_across_modules():
 MOST_MODULES, MOST_LINES = 12, 400
 
 
+def test_no_folder_of_the_package_holds_more_than_a_newcomer_reads_at_once():
+    crowded = [
+        f"{folder.relative_to(ROOT)}: {count} modules"
+        for top in ("compsem", "builders", "loading_scripts", "metrics")
+        for folder in [ROOT / top, *(ROOT / top).rglob("*")]
+        if folder.is_dir()
+        and folder.name != "__pycache__"
+        and (count := len([p for p in folder.glob("*.py") if p.name != "__init__.py"]))
+        > MOST_MODULES
+    ]
+    assert not crowded, "group these by stage or job:\n" + "\n".join(crowded)
+    assert sorted(p.name for p in (ROOT / "compsem").glob("*.py")) == ["__init__.py"]
+
+
 def test_the_harness_root_holds_only_job_folders_each_short_enough_to_read():
     harness = ROOT / "compsem" / "harness"
     assert sorted(p.name for p in harness.glob("*.py")) == ["__init__.py"]
@@ -203,3 +217,17 @@ def test_the_harness_root_holds_only_job_folders_each_short_enough_to_read():
         for module in modules:
             lines = len(module.read_text().splitlines())
             assert lines <= MOST_LINES, f"{module.relative_to(ROOT)}: {lines} lines"
+
+
+def test_each_benchmark_folder_has_a_readme_naming_every_module():
+    for package in sorted((ROOT / "builders").iterdir()):
+        if not (package / "__init__.py").is_file():
+            continue
+        readme = (package / "README.md").read_text()
+        modules = [
+            p.relative_to(package).as_posix()
+            for p in package.rglob("*.py")
+            if p.name != "__init__.py" and "__pycache__" not in p.parts
+        ]
+        missing = [m for m in modules if f"`{m}`" not in readme]
+        assert not missing, f"{package.name}/README.md does not say what these do: {missing}"

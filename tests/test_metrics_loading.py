@@ -22,6 +22,7 @@ import pytest
 import yaml
 
 from compsem import metrics
+from compsem.cli.metrics import add_cli
 
 ROOT = Path(__file__).resolve().parents[1]
 NAMES = ["aucnorm", "consistency", "few_shot_curve"]
@@ -156,7 +157,7 @@ def load_by_bare_name(tmp_path: Path, names) -> subprocess.CompletedProcess:
 
 def cli(*argv: str) -> int:
     parser = argparse.ArgumentParser(prog="compsem")
-    metrics.add_cli(parser.add_subparsers(dest="command", required=True))
+    add_cli(parser.add_subparsers(dest="command", required=True))
     args = parser.parse_args(argv)
     return args.handler(args)
 
@@ -275,7 +276,7 @@ def test_push_command_takes_a_namespace_and_names(fake_hub, capsys):
 
 def test_metrics_command_help_shows_defaults_and_examples():
     parser = argparse.ArgumentParser(prog="compsem")
-    command = metrics.add_cli(parser.add_subparsers(dest="command"))
+    command = add_cli(parser.add_subparsers(dest="command"))
     assert "compsem metrics push --namespace my-org" in command.format_help()
     assert isinstance(command.formatter_class, type)
     assert issubclass(command.formatter_class, argparse.ArgumentDefaultsHelpFormatter)

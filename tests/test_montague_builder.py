@@ -7,6 +7,7 @@ from itertools import permutations
 import pytest
 from datasets import ClassLabel, load_dataset
 
+from compsem.benchmark.card import card_problems
 from compsem.builders.montague.builder import (
     FEATURES,
     LEXICON_LABELS,
@@ -22,8 +23,7 @@ from compsem.builders.montague.lexicon import (
     parse_lexicon,
 )
 from compsem.builders.montague.plane_an import CONCRETE_LEXNAMES, type_of
-from compsem.card import card_problems
-from compsem.export import export_benchmark
+from compsem.publish.export import export_benchmark
 from compsem.resources.lexicon import load_adjective_lexicon
 from tests.conftest import read_config
 from tests.row_order import unrepresentative_prefixes

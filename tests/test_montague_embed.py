@@ -12,10 +12,10 @@ from compsem.builders.montague.lexicon import ADJECTIVE_TYPES, TYPE_CODES, load_
 from compsem.builders.montague.report import score_rows, write_report
 from compsem.builders.montague.tables import markdown_tables, read_scores_tsv, reference_path
 from compsem.cli.embed import add_commands
-from compsem.export import export_benchmark
 from compsem.harness.embed.models import Encoder, ModelError, load_encoder
 from compsem.harness.embed.report import demo_table
 from compsem.harness.embed.run import run_embed
+from compsem.publish.export import export_benchmark
 
 TOY_LEXICON = "red\tS-I\tcrimson\nfake\tNS-Pr\tforged\ncar\tnoun\tautomobile\ngun\tnoun\tfirearm\n"
 # Hand-set vectors (axes: red, fake, car, gun). "red …" phrases lie between their words, nearer

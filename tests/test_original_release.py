@@ -5,9 +5,9 @@ import pickle
 import pytest
 
 from compsem.builders.plane.config import PlaneConfig
-from compsem.builders.plane.splits import original_splits
-from compsem.export import export_benchmark
+from compsem.builders.plane.splits.regimes import original_splits
 from compsem.loading_scripts.plane_release import ReleaseError, read_original_split
+from compsem.publish.export import export_benchmark
 from tests.conftest import read_config
 
 # Rows as the release stores them: [text, label, class, adj, noun, hyper, …].

@@ -9,18 +9,18 @@ import zipfile
 
 import pytest
 
-from compsem import process_guard
 from compsem.cli import main
-from compsem.harness.models import offline as offline_models
-from compsem.output_folder import (
+from compsem.files.output_folder import (
     MARKER,
     OutputFolderError,
     atomic_folder,
     check_output_folder,
     read_marker,
 )
-from compsem.ownership import new_token, walk
-from compsem.process_guard import OWNER_FILE, claim_folder, remove_if_abandoned
+from compsem.files.ownership import new_token, walk
+from compsem.harness.models import offline as offline_models
+from compsem.pipeline import process_guard
+from compsem.pipeline.process_guard import OWNER_FILE, claim_folder, remove_if_abandoned
 
 KIND = "montague export"
 
@@ -187,8 +187,8 @@ def test_an_owner_elsewhere_is_never_taken_for_gone_and_a_reused_pid_not_for_ali
 STOPPABLE = """
 import sys, time
 from pathlib import Path
-from compsem.output_folder import atomic_folder
-from compsem.process_guard import note_interrupts, private_tempdir, stop_status, stopped_by
+from compsem.files.output_folder import atomic_folder
+from compsem.pipeline.process_guard import note_interrupts, private_tempdir, stop_status, stopped_by
 private_tempdir()
 note_interrupts()
 try:

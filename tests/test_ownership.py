@@ -14,18 +14,16 @@ from pathlib import Path
 
 import pytest
 
-from compsem.audit import audit_folder
-from compsem.card import NOT_AUDITED
+from compsem.benchmark.card import NOT_AUDITED
 from compsem.cli import main
-from compsem.harness.results.files import write_json, write_text
-from compsem.output_folder import (
+from compsem.files.output_folder import (
     MARKER,
     OutputFolderError,
     atomic_folder,
     check_output_folder,
     remove_dead_staging,
 )
-from compsem.ownership import (
+from compsem.files.ownership import (
     FILES_MANIFEST,
     claim_file,
     identity,
@@ -33,7 +31,9 @@ from compsem.ownership import (
     remove_listed,
     writer_lock,
 )
-from compsem.process_guard import claim_folder, private_tempdir
+from compsem.harness.results.files import write_json, write_text
+from compsem.pipeline.process_guard import claim_folder, private_tempdir
+from compsem.publish.audit import audit_folder
 from tests.harness_data import tiny_plane_export
 
 KIND = "montague export"
@@ -309,7 +309,7 @@ def test_a_long_out_name_gets_short_staging_and_lock_names(tmp_path):
 def test_a_swallowed_ctrl_c_stops_the_final_rename(montague, tmp_path, monkeypatch):
     out = copy_of(montague, tmp_path)
     before = checksums(out)
-    monkeypatch.setattr("compsem.output_folder.interrupted", lambda: True)
+    monkeypatch.setattr("compsem.files.output_folder.interrupted", lambda: True)
     with pytest.raises(KeyboardInterrupt), atomic_folder(out, {"kind": KIND}) as staging:
         (staging / "README.md").write_text("new")  # the build "went on" after Ctrl-C
     assert checksums(out) == before

@@ -4,7 +4,9 @@ expressions): compounds that are no kind of their noun, and lemmas that change t
 import pyarrow as pa
 import pytest
 
-from compsem.builders.plane.compounds import (
+from compsem.builders.plane.config import PlaneConfig
+from compsem.builders.plane.corpus.extraction import OCCURRENCE_SCHEMA
+from compsem.builders.plane.items.compounds import (
     MEANING_CHANGING,
     NON_COMPOSITIONAL,
     changes_meaning,
@@ -12,8 +14,6 @@ from compsem.builders.plane.compounds import (
     filter_phrases,
     non_compositional,
 )
-from compsem.builders.plane.config import PlaneConfig
-from compsem.builders.plane.extraction import OCCURRENCE_SCHEMA
 
 IDIOMS = [
     ("silver", "spoon"),

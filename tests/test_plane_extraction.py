@@ -13,9 +13,9 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 import pytest
 
-from compsem.builders.plane import extraction
 from compsem.builders.plane.config import PlaneConfig
-from compsem.builders.plane.extraction import (
+from compsem.builders.plane.corpus import extraction
+from compsem.builders.plane.corpus.extraction import (
     AN_SHARD_SCHEMA,
     DISABLED,
     OCCURRENCE_SCHEMA,
@@ -27,10 +27,10 @@ from compsem.builders.plane.extraction import (
     count_an_shards,
     pipeline_lemmatizer,
 )
-from compsem.builders.plane.items import build_item_pool
-from compsem.builders.plane.source_yield import whole_source_yield
+from compsem.builders.plane.corpus.source_yield import whole_source_yield
+from compsem.builders.plane.items.pool import build_item_pool
 from compsem.loading_scripts.corpora import GLOSS_PARTS, open_corpus, wordnet_glosses
-from compsem.pipeline import CorpusError, run_locally, shard_files, spacy_pipeline
+from compsem.pipeline.runner import CorpusError, run_locally, shard_files, spacy_pipeline
 from compsem.resources.spacy_pipeline import DEFAULT_SPACY_MODEL
 
 GLOSSES = list(islice(wordnet_glosses(), 20_000, 21_200))  # past the first synsets' jargon

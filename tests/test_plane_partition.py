@@ -9,15 +9,15 @@ import pyarrow.parquet as pq
 import pytest
 
 from compsem.builders.plane.config import PlaneConfig
-from compsem.builders.plane.items import build_item_pool
-from compsem.builders.plane.partition import (
+from compsem.builders.plane.items.pool import build_item_pool
+from compsem.builders.plane.splits.partition import (
     Hyperedges,
     _Moves,
     _score,
     optimise_sides,
     partition_vocabulary,
 )
-from compsem.builders.plane.splits import (
+from compsem.builders.plane.splits.regimes import (
     MIN_INTENSIONAL_PHRASES,
     PARTITION_STEP,
     checked_pool,
@@ -28,14 +28,14 @@ from compsem.builders.plane.splits import (
     search_partitions,
     search_pool,
 )
-from compsem.builders.plane.vocabulary import (
+from compsem.builders.plane.splits.vocabulary import (
     ItemCodes,
     _Feasibility,
     balanced_rows,
     label_bounds,
 )
-from compsem.fingerprint import cache_path
-from compsem.process_guard import guarded_map
+from compsem.files.fingerprint import cache_path
+from compsem.pipeline.process_guard import guarded_map
 from compsem.resources.lexicon import ADJECTIVE_CLASSES
 
 

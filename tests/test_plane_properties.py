@@ -4,9 +4,9 @@ import pandas as pd
 import pytest
 
 from compsem.builders.plane.config import ENTAILS, MAX_HYPERNYM_DISTANCE, N_RESAMPLES, PlaneConfig
-from compsem.builders.plane.hypernyms import unigram_hypernyms
+from compsem.builders.plane.items.hypernyms import unigram_hypernyms
 from compsem.builders.plane.prompts import VERBALISERS
-from compsem.text import copular_sentence
+from compsem.text.articles import copular_sentence
 from tests.conftest import read_config
 from tests.row_order import unrepresentative_prefixes
 

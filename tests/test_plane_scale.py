@@ -19,12 +19,16 @@ import pyarrow.parquet as pq
 import pytest
 
 from compsem.builders.plane.config import PlaneConfig
-from compsem.builders.plane.extraction import check_an_shards, count_an_shards, extract_an_pairs
-from compsem.builders.plane.items import build_item_pool
-from compsem.builders.plane.ray_extraction import main as ray_extraction
+from compsem.builders.plane.corpus.extraction import (
+    check_an_shards,
+    count_an_shards,
+    extract_an_pairs,
+)
+from compsem.builders.plane.corpus.ray_extraction import main as ray_extraction
+from compsem.builders.plane.items.pool import build_item_pool
 from compsem.cli import main as compsem
 from compsem.loading_scripts.corpora import open_corpus, wordnet_glosses
-from compsem.pipeline import shard_files
+from compsem.pipeline.runner import shard_files
 
 GLOSSES = list(islice(wordnet_glosses(), 30_000, 30_800))  # past the first synsets' jargon
 HUB_CARD = """---

@@ -5,6 +5,7 @@ there (cue removal inside the search; balancing loses next to nothing after it).
 import numpy as np
 import pytest
 
+from compsem.benchmark.settings import setting_values
 from compsem.builders.plane import Plane
 from compsem.builders.plane.config import (
     BUILDER_CONFIGS,
@@ -12,8 +13,8 @@ from compsem.builders.plane.config import (
     VALIDATION_FRACTIONS,
     PlaneConfig,
 )
-from compsem.builders.plane.partition import partition_vocabulary
-from compsem.builders.plane.vocabulary import (
+from compsem.builders.plane.splits.partition import partition_vocabulary
+from compsem.builders.plane.splits.vocabulary import (
     SPLITS,
     ItemCodes,
     _cue_free,
@@ -25,7 +26,6 @@ from compsem.builders.plane.vocabulary import (
 )
 from compsem.cli.program import build_parser
 from compsem.resources.lexicon import ADJECTIVE_CLASSES
-from compsem.settings import setting_values
 
 SHARES = (0.64, 0.18, 0.18)
 FLOOR = 1 / 6

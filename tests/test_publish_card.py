@@ -6,9 +6,7 @@ import pytest
 import yaml
 from huggingface_hub import DatasetCard
 
-from compsem.builders.plane.builder import Plane
-from compsem.builders.plane.config import BUILDER_CONFIGS
-from compsem.card import (
+from compsem.benchmark.card import (
     AUDIT_END,
     AUDIT_START,
     card_problems,
@@ -18,7 +16,9 @@ from compsem.card import (
     replace_audit_section,
     size_category,
 )
-from compsem.content_fingerprint import export_fingerprints
+from compsem.builders.plane.builder import Plane
+from compsem.builders.plane.config import BUILDER_CONFIGS
+from compsem.files.content_fingerprint import export_fingerprints
 
 
 @pytest.mark.parametrize(

@@ -14,10 +14,10 @@ from huggingface_hub import DatasetCard, constants
 from huggingface_hub.errors import HfHubHTTPError
 from huggingface_hub.utils import filter_repo_objects
 
-from compsem import hub
 from compsem.builders.plane.builder import Plane
 from compsem.builders.plane.config import LABEL_NAMES
-from compsem.hub import PublishError
+from compsem.publish import hub
+from compsem.publish.hub import PublishError
 from tests.conftest import read_config
 from tests.publish_helpers import run_cli
 

@@ -8,9 +8,9 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 import pytest
 
-from compsem.content_fingerprint import table_fingerprint
-from compsem.export import export_benchmark
-from compsem.versioning import (
+from compsem.files.content_fingerprint import table_fingerprint
+from compsem.publish.export import export_benchmark
+from compsem.publish.versioning import (
     golden_path,
     golden_problems,
     golden_record,
@@ -86,13 +86,14 @@ def test_changed_content_without_a_version_bump_says_bump_and_regenerate():
     (problem,) = golden_problems(record("1.0.0", "new", 12), record("1.0.0", "old"))
     assert "changed (goood_split_1 (test 10→12 rows))" in problem
     assert "bump VERSION in builders/plane/" in problem
-    assert "`python -m compsem.versioning update plane`" in problem
+    assert "`python -m compsem.publish.versioning update plane`" in problem
 
 
 def test_a_bumped_version_needs_a_regenerated_golden_file():
     (problem,) = golden_problems(record("1.1.0", "new"), record("1.0.0", "old"))
     assert (
-        "moved forward from 1.0.0 to 1.1.0" in problem and "python -m compsem.versioning" in problem
+        "moved forward from 1.0.0 to 1.1.0" in problem
+        and "python -m compsem.publish.versioning" in problem
     )
     (backwards,) = golden_problems(record("0.9.0", "old"), record("1.0.0", "old"))
     assert "Versions must only increase" in backwards

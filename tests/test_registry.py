@@ -8,13 +8,13 @@ import pyarrow as pa
 import pytest
 from datasets import load_dataset
 
-from compsem.audit_checks import CheckResult, label_balance
-from compsem.builder import TableBuilder
+from compsem.benchmark.audit_checks import CheckResult, label_balance
+from compsem.benchmark.builder import TableBuilder
+from compsem.benchmark.presets import Preset
+from compsem.benchmark.settings import build_setting
+from compsem.benchmark.spec import BenchmarkSpec
 from compsem.builders import BENCHMARKS, benchmark_spec
 from compsem.cli import main
-from compsem.presets import Preset
-from compsem.settings import build_setting
-from compsem.spec import BenchmarkSpec
 
 LABELS = ["non_entailment", "entailment"]
 TEMPLATE = """---
@@ -153,10 +153,10 @@ def test_a_sixth_benchmarks_report_sections_come_from_its_spec(parity, tmp_path,
     its embedding reports reach the results page with no harness change."""
     from dataclasses import replace
 
+    from compsem.benchmark.spec import EmbeddingTests, Heatmap
     from compsem.harness.models.device import resolve
     from compsem.harness.report.run import run_report
     from compsem.harness.results.files import make_result, write_json, write_result
-    from compsem.spec import EmbeddingTests, Heatmap
 
     tests = EmbeddingTests(
         phrase_configs={"numbers": {"pairs": "all"}},

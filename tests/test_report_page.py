@@ -14,11 +14,11 @@ import numpy as np
 import pytest
 
 from compsem.builders.montague.lexicon import ADJECTIVE_TYPES
+from compsem.files.ownership import FILES_MANIFEST
 from compsem.harness.models.device import resolve
 from compsem.harness.report.run import run_report
 from compsem.harness.results.files import make_result, write_json, write_result, write_rows
 from compsem.harness.results.reproduce import command_line
-from compsem.ownership import FILES_MANIFEST
 
 CPU = resolve("cpu")
 CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")

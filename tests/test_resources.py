@@ -13,7 +13,7 @@ from compsem.resources.wordnet import (
     lexnames_text,
     wordnet,
 )
-from compsem.text import copular_sentence, indefinite_article
+from compsem.text.articles import copular_sentence, indefinite_article
 
 
 def test_wordnet_is_version_3_0():

@@ -22,12 +22,12 @@ from compsem.builders.rnpc.agreement import (
     rule_agreement,
     slot_table,
 )
-from compsem.builders.rnpc.nouns import load_events
-from compsem.builders.rnpc.places import place_relation
 from compsem.builders.rnpc.rules import Slot, epc, modifier_time
-from compsem.builders.rnpc.second_nouns import names_people, noun_relation
-from compsem.export import export_benchmark
+from compsem.builders.rnpc.words.nouns import load_events
+from compsem.builders.rnpc.words.places import place_relation
+from compsem.builders.rnpc.words.second_nouns import names_people, noun_relation
 from compsem.loading_scripts.rnpc_release import ReleaseError, read_original_task
+from compsem.publish.export import export_benchmark
 from compsem.resources.modifiers import CATEGORY_CODES, load_modifier_lexicon
 
 SPTE = """id,combo,source NP,premise,hypothesis,label

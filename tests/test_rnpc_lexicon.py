@@ -7,8 +7,8 @@ import pyarrow.parquet as pq
 import pytest
 
 from compsem.builders.rnpc.generation import corpus_pairs
-from compsem.builders.rnpc.noun_phrases import build_vocabulary, fit_matrix, stack_matrix
-from compsem.builders.rnpc.nouns import load_events, load_nouns, load_second_nouns
+from compsem.builders.rnpc.words.noun_phrases import build_vocabulary, fit_matrix, stack_matrix
+from compsem.builders.rnpc.words.nouns import load_events, load_nouns, load_second_nouns
 from compsem.resources.lexicon import LexiconError
 from compsem.resources.modifiers import (
     ABSTRACT_SUPERSENSES,

@@ -16,23 +16,23 @@ import pyarrow as pa
 import pytest
 from datasets import ClassLabel, load_dataset
 
+from compsem.benchmark.hypothesis_only import probe
 from compsem.builders.rnpc import tasks
 from compsem.builders.rnpc.audit import majority_probe
 from compsem.builders.rnpc.config import LEARNING_CURVE_SIZES, RnpcConfig
-from compsem.builders.rnpc.noun_phrases import plural_form
-from compsem.builders.rnpc.nouns import load_events, load_nouns, load_second_nouns
 from compsem.builders.rnpc.rules import RULES
 from compsem.builders.rnpc.shortcut_balance import SINGLE_SHARE, SPTE_SINGLE_SHARE
+from compsem.builders.rnpc.words.noun_phrases import plural_form
+from compsem.builders.rnpc.words.nouns import load_events, load_nouns, load_second_nouns
 from compsem.cli import main
-from compsem.export import ExportError, export_benchmark
-from compsem.hypothesis_only import probe
+from compsem.publish.export import ExportError, export_benchmark
 from compsem.resources.modifiers import (
     ABSTRACT_SUPERSENSES,
     load_modifier_lexicon,
     read_attributes,
 )
 from compsem.resources.wordnet import wordnet
-from compsem.text import indefinite_article
+from compsem.text.articles import indefinite_article
 from tests.conftest import read_config
 from tests.row_order import unrepresentative_prefixes
 
@@ -606,7 +606,7 @@ def test_card_shows_every_rule_with_an_example_and_its_count(rnpc_export, challe
 
 
 def test_compsem_audit_finds_every_regime_promise_kept(rnpc_export):
-    from compsem.audit import audit_folder
+    from compsem.publish.audit import audit_folder
 
     report = audit_folder(rnpc_export, hypothesis_only=False, write_card=False)
     assert report.benchmark == "rnpc" and len(report.configs) == 6
@@ -643,7 +643,7 @@ def test_the_audit_breaks_on_a_validation_drawn_from_trains_modifiers(rnpc_expor
 def test_the_audit_probes_epc_on_its_event_alone(rnpc_export):
     """EPC has no hypothesis column: its hypothesis-only probe reads E without either noun
     phrase, and the report names the column each config's probe read."""
-    from compsem.audit import audit_folder
+    from compsem.publish.audit import audit_folder
 
     report = audit_folder(
         rnpc_export, configs=["epc_challenge", "spte_challenge"], write_card=False
@@ -661,7 +661,7 @@ def test_same_seed_gives_identical_bytes_and_another_seed_other_items(rnpc_expor
     """Rebuilt in a fresh process with another hash seed, so nothing cached is reused."""
     configs = ["spte", "epc_challenge"]
     script = (
-        "from compsem.export import export_benchmark; "
+        "from compsem.publish.export import export_benchmark; "
         f"export_benchmark('rnpc', {str(tmp_path / 'again')!r}, {configs!r}, size={SIZE})"
     )
     env = {**os.environ, "PYTHONHASHSEED": "12345"}

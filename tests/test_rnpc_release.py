@@ -4,8 +4,8 @@ import pytest
 from datasets import load_dataset
 
 from compsem.builders.rnpc.generation import modifier_lexicon_from
-from compsem.export import export_benchmark
 from compsem.loading_scripts.rnpc_release import ReleaseError, parse_np, read_original_task
+from compsem.publish.export import export_benchmark
 from compsem.resources.lexicon import LexiconError
 from tests.conftest import read_config
 

@@ -1,11 +1,11 @@
-"""Representative order (compsem/grouping.py): splits are written so that any prefix holds each
+"""Representative order (compsem/benchmark/grouping.py): splits are written so that any prefix holds each
 label and grouping field in its share of the whole split."""
 
 import numpy as np
 import pyarrow as pa
 import pytest
 
-from compsem.grouping import in_representative_order, order_fields, representative_order
+from compsem.benchmark.grouping import in_representative_order, order_fields, representative_order
 from tests.row_order import prefix_drift
 
 

@@ -11,9 +11,9 @@ from compsem.builders.seti.lexicon import (
     relation,
 )
 from compsem.builders.seti.sentences import Clause, clause_frame, parses_as
-from compsem.inflection import past_participle, present_participle, third_person_singular
 from compsem.resources.spacy_pipeline import load_pipeline
 from compsem.resources.wordnet import wordnet
+from compsem.text.inflection import past_participle, present_participle, third_person_singular
 
 # Appendix A, Table 6, with the third person singular each must take.
 PAPER_VERIDICAL = {

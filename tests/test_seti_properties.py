@@ -10,16 +10,16 @@ from datasets import ClassLabel, load_dataset
 
 import compsem.builders.seti.config as seti
 import compsem.builders.seti.generation as seti_generation
-from compsem.audit import VALIDATION_PROBE_GAP, audit_tables, read_export
 from compsem.builders import BENCHMARKS
 from compsem.builders.seti.lexicon import load_sentence_lexicon, relation
 from compsem.builders.seti.sentences import clause_frame
 from compsem.builders.seti.splits import FEW_SHOT_SIZES, SetiSplitError
 from compsem.cli import main
-from compsem.export import export_benchmark
-from compsem.inflection import past_participle, present_participle
+from compsem.publish.audit import VALIDATION_PROBE_GAP, audit_tables, read_export
+from compsem.publish.export import export_benchmark
 from compsem.resources.spacy_pipeline import load_pipeline
 from compsem.resources.wordnet import wordnet
+from compsem.text.inflection import past_participle, present_participle
 from tests.conftest import read_config
 from tests.row_order import unrepresentative_prefixes
 

@@ -6,8 +6,8 @@ import pytest
 from compsem.builders.seti.config import SetiConfig
 from compsem.builders.seti.generation import natural_pairs
 from compsem.builders.seti.sick_pairs import sick_natural_pairs
-from compsem.export import export_benchmark
 from compsem.loading_scripts.sick_release import SickFormatError, read_sick
+from compsem.publish.export import export_benchmark
 from compsem.resources.spacy_pipeline import load_pipeline
 from tests.conftest import read_config
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 import pyarrow as pa
 import pyarrow.compute as pc
 
-from compsem.audit_checks import CheckResult
+from compsem.benchmark.audit_checks import CheckResult
 from compsem.builders.booqa.splits import column_rows, propositions_of
 
 

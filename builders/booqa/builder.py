@@ -7,16 +7,16 @@ that the window never states, with any synonym (a negative). A model judges it f
 ``evidence``, the other propositions about the same arguments in the same window (§4, App. D):
 
 1. relation triples from the dependency parse of every article
-   (``compsem.builders.booqa.relations``), run as a datatrove pipeline
-   (``compsem.builders.booqa.extraction``);
+   (``compsem.builders.booqa.corpus.relations``), run as a datatrove pipeline
+   (``compsem.builders.booqa.corpus.extraction``);
 2. context windows of disjoint ``window_days``-day spans; starring argument pairs: mentioned in at
    least ``min_articles`` articles with at least ``min_predicates`` predicates in a window;
    felicitous predicates: seen with at least ``min_pairs`` distinct argument pairs anywhere;
 3. positives: propositions of felicitous predicates about starring pairs; negatives: hyponym
    replacements of a span of the positive's predicate that are felicitous and absent, with every
-   synonym, from the pair's window (``compsem.builders.booqa.predicate_hyponyms``);
+   synonym, from the pair's window (``compsem.builders.booqa.sampling.predicate_hyponyms``);
 4. bundles of a positive and at most two negatives, windows by article count, negatives by
-   frequency bucket (``compsem.builders.booqa.bundles``); ``dev`` and ``test`` from disjoint
+   frequency bucket (``compsem.builders.booqa.sampling.bundles``); ``dev`` and ``test`` from disjoint
    time spans.
 
 Example::
@@ -31,7 +31,7 @@ from __future__ import annotations
 import datasets
 import pyarrow as pa
 
-from compsem.builder import TableBuilder
+from compsem.benchmark.builder import TableBuilder
 from compsem.builders.booqa.config import (
     BUILDER_CONFIGS,
     EN_FEATURES,
@@ -42,7 +42,7 @@ from compsem.builders.booqa.config import (
     resolved,
 )
 from compsem.builders.booqa.splits import en_splits, h_only_splits
-from compsem.fingerprint import row_id
+from compsem.files.fingerprint import row_id
 from compsem.loading_scripts.levyholt_release import LevyHoltError, levyholt_tables
 
 _CITATION = """\

@@ -6,10 +6,10 @@ from dataclasses import dataclass, replace
 
 import datasets
 
-from compsem.builders.booqa.predicate_hyponyms import WORD_SENSES
+from compsem.benchmark.settings import build_setting, setting_fields
+from compsem.builders.booqa.sampling.predicate_hyponyms import WORD_SENSES
 from compsem.loading_scripts.booqa_corpus import REUTERS
-from compsem.pipeline import PipelineConfig
-from compsem.settings import build_setting, setting_fields
+from compsem.pipeline.runner import PipelineConfig
 
 LABEL_NAMES = ["false", "true"]
 ENTAILMENT_NAMES = ["non_entailment", "entailment"]
@@ -209,7 +209,7 @@ class BooqaConfig(PipelineConfig):
     word_sense: str = build_setting(
         "first",
         "how a predicate span's synset is chosen (see "
-        "compsem.builders.booqa.predicate_hyponyms.register_word_sense)",
+        "compsem.builders.booqa.sampling.predicate_hyponyms.register_word_sense)",
     )
     seed: int = build_setting(42, "base seed of the sampling")
     levyholt: str | None = build_setting(

@@ -4,8 +4,8 @@ Appendix E.1)."""
 
 from __future__ import annotations
 
+from compsem.benchmark.prompts import LLMPrompt
 from compsem.builders.booqa.config import LABEL_NAMES
-from compsem.prompts import LLMPrompt
 
 TRUTH = tuple(LABEL_NAMES)
 BOOQA_EVIDENCE = 20

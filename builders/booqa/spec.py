@@ -6,10 +6,12 @@ import os
 
 import pyarrow.compute as pc
 
+from compsem.benchmark.card import template_path
+from compsem.benchmark.presets import Preset
+from compsem.benchmark.spec import BenchmarkSpec
 from compsem.builders.booqa.audit import AUDIT_CHECKS
 from compsem.builders.booqa.baselines import BASELINES
 from compsem.builders.booqa.builder import Booqa
-from compsem.builders.booqa.bundles import bucket_labels
 from compsem.builders.booqa.config import (
     EN_FEATURES,
     LEVYHOLT_CONFIGS,
@@ -19,18 +21,20 @@ from compsem.builders.booqa.config import (
     generation_settings,
     resolved,
 )
+from compsem.builders.booqa.corpus.extraction import EXTRACTION_REVISION, check_shards
 from compsem.builders.booqa.examples import card_bundles, sweep_table, typed_arguments
-from compsem.builders.booqa.extraction import EXTRACTION_REVISION, check_shards
 from compsem.builders.booqa.llm_prompts import LLM_PROMPTS
-from compsem.builders.booqa.population import corpus_population, parser_id, population_summary
+from compsem.builders.booqa.sampling.bundles import bucket_labels
+from compsem.builders.booqa.sampling.population import (
+    corpus_population,
+    parser_id,
+    population_summary,
+)
 from compsem.builders.booqa.splits import en_splits
-from compsem.card import template_path
 from compsem.loading_scripts.booqa_corpus import open_news_corpus
 from compsem.loading_scripts.embedded_corpora import PARTS
-from compsem.pipeline import shard_parser
-from compsem.presets import Preset
+from compsem.pipeline.runner import shard_parser
 from compsem.resources.wordnet import wordnet_version
-from compsem.spec import BenchmarkSpec
 
 CHANGELOG = {
     "2.0.0": "arguments are linked entities before starring pairs are counted "

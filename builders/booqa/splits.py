@@ -12,18 +12,18 @@ import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
 
-from compsem.builders.booqa.bundles import (
+from compsem.builders.booqa.config import BooqaConfig, generation_settings
+from compsem.builders.booqa.corpus.relations import realise
+from compsem.builders.booqa.sampling.bundles import (
     bucket_labels,
     frequency_bucket,
     sample_bundles,
     time_split,
 )
-from compsem.builders.booqa.config import BooqaConfig, generation_settings
-from compsem.builders.booqa.partitions import Partitions, read_bucket, window_bounds
-from compsem.builders.booqa.population import REVISION, ThresholdError, corpus_population
-from compsem.builders.booqa.propositions import bundle_evidence
-from compsem.builders.booqa.relations import realise
-from compsem.fingerprint import cached_table, fingerprint, row_id
+from compsem.builders.booqa.sampling.partitions import Partitions, read_bucket, window_bounds
+from compsem.builders.booqa.sampling.population import REVISION, ThresholdError, corpus_population
+from compsem.builders.booqa.sampling.propositions import bundle_evidence
+from compsem.files.fingerprint import cached_table, fingerprint, row_id
 from compsem.resources.wordnet import wordnet_version
 
 # Arguments are typed by linking (coarse FIGER-like types, App. E.1 masks arguments by type);

@@ -1,7 +1,7 @@
 """The reference runs of ``compsem baselines`` on this benchmark, with the offline models
 (``compsem model-path``): the full set, and the quick set ``compsem demo`` runs."""
 
-from compsem.spec import Baseline
+from compsem.benchmark.spec import Baseline
 
 MINILM = "minilm"
 GLOVE = "glove"

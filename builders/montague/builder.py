@@ -24,7 +24,8 @@ from itertools import permutations, product
 import datasets
 import pyarrow as pa
 
-from compsem.builder import TableBuilder
+from compsem.benchmark.builder import TableBuilder
+from compsem.benchmark.settings import build_setting
 from compsem.builders.montague.lexicon import (
     ADJECTIVE_TYPES,
     NOUN,
@@ -33,8 +34,7 @@ from compsem.builders.montague.lexicon import (
     load_lexicon,
 )
 from compsem.builders.montague.plane_an import plane_lexicon
-from compsem.fingerprint import row_id
-from compsem.settings import build_setting
+from compsem.files.fingerprint import row_id
 
 _CITATION = """\
 @inproceedings{carvalho-etal-2025-montague,

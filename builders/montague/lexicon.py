@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from importlib import resources
 from pathlib import Path
 
-from compsem.fingerprint import fingerprint
+from compsem.files.fingerprint import fingerprint
 from compsem.resources.user_text import read_user_text, require_file
 
 # The paper's adjective types (§2.2, Table 1), in its column order, with its shorthand.

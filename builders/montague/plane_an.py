@@ -27,7 +27,7 @@ from pathlib import Path
 import pyarrow as pa
 
 from compsem.builders.montague.lexicon import NOUN, Entry, MontagueLexicon, load_lexicon
-from compsem.fingerprint import cached_table, fingerprint
+from compsem.files.fingerprint import cached_table, fingerprint
 from compsem.resources.lexicon import default_lexicon_path, load_adjective_lexicon
 from compsem.resources.wordnet import wordnet, wordnet_version
 

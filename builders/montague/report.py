@@ -10,6 +10,7 @@ from pathlib import Path
 
 import numpy as np
 
+from compsem.benchmark.spec import EmbeddingTests, Heatmap
 from compsem.builders.montague.lexicon import ADJECTIVE_TYPES, TYPE_CODES
 from compsem.builders.montague.tables import (
     ALL_TYPES,
@@ -19,8 +20,7 @@ from compsem.builders.montague.tables import (
     score_cell,
     scores_tsv,
 )
-from compsem.output_folder import atomic_folder
-from compsem.spec import EmbeddingTests, Heatmap
+from compsem.files.output_folder import atomic_folder
 
 NOUN = "noun"  # the type an export gives a noun
 
@@ -143,7 +143,7 @@ def report_comments(report: dict, command: str) -> list[str]:
 def write_report(report: dict, out: Path, command: str, force: bool = False) -> list[Path]:
     """``results.json``, its per-phrase ``results.rows.jsonl``, ``tables.md``, ``scores.tsv``
     and heatmap PNGs, written atomically (``force``: as
-    :func:`compsem.output_folder.check_output_folder` allows)."""
+    :func:`compsem.files.output_folder.check_output_folder` allows)."""
     rows = score_rows(report)
     summary = {key: value for key, value in report.items() if key != "rows"}
     with atomic_folder(out, {"kind": REPORT_KIND}, force=force) as staging:

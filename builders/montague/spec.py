@@ -2,15 +2,15 @@
 
 from __future__ import annotations
 
+from compsem.benchmark.card import template_path
+from compsem.benchmark.spec import BenchmarkSpec
 from compsem.builders.montague.baselines import BASELINES
 from compsem.builders.montague.builder import Montague, MontagueConfig, config_lexicon
 from compsem.builders.montague.lexicon import TYPE_CODES, MontagueLexicon, load_lexicon
 from compsem.builders.montague.plane_an import AMBIGUOUS_NOTES, PRIVATIVE_NOTES
 from compsem.builders.montague.report import EMBEDDING_TESTS
 from compsem.builders.montague.tables import reference_results
-from compsem.card import template_path
 from compsem.resources.wordnet import wordnet_version
-from compsem.spec import BenchmarkSpec
 
 CHANGELOG = {
     "1.1.0": "splits are stored in a representative order: each split is shuffled once, "

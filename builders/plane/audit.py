@@ -3,7 +3,7 @@ checks ``compsem audit`` runs over every exported config."""
 
 from __future__ import annotations
 
-from compsem.audit_checks import (
+from compsem.benchmark.audit_checks import (
     Check,
     atoms_in_train,
     compounds_disjoint,

@@ -24,7 +24,7 @@ from __future__ import annotations
 import datasets
 import pyarrow as pa
 
-from compsem.builder import TableBuilder
+from compsem.benchmark.builder import TableBuilder
 from compsem.builders.plane.config import (
     BUILDER_CONFIGS,
     ITEM_FEATURES,
@@ -32,7 +32,7 @@ from compsem.builders.plane.config import (
     PlaneConfig,
 )
 from compsem.builders.plane.prompts import PROMPT_FEATURES
-from compsem.builders.plane.splits import plane_splits
+from compsem.builders.plane.splits.regimes import plane_splits
 
 _CITATION = """\
 @inproceedings{bertolini-etal-2022-testing,

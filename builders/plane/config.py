@@ -6,11 +6,11 @@ from dataclasses import dataclass
 
 import datasets
 
-from compsem.builders.plane.compounds import COMPOUND_RULES
+from compsem.benchmark.settings import build_setting
+from compsem.builders.plane.items.compounds import COMPOUND_RULES
 from compsem.loading_scripts.embedded_corpora import EMBEDDED
-from compsem.pipeline import PipelineConfig
+from compsem.pipeline.runner import PipelineConfig
 from compsem.resources.lexicon import load_adjective_lexicon
-from compsem.settings import build_setting
 
 LABEL_NAMES = ["non_entailment", "entailment"]
 INFERENCE_TYPES = (1, 2, 3)

@@ -11,8 +11,8 @@ the choices are the row's verbalisers followed by the rest of the hypothesis.
 
 from __future__ import annotations
 
+from compsem.benchmark.prompts import LLMPrompt
 from compsem.builders.plane.config import LABEL_NAMES
-from compsem.prompts import LLMPrompt
 
 ENTAILMENT = tuple(LABEL_NAMES)
 # "A fake gun is a weapon." -> c1 "A fake gun", c2 "weapon", c2 with its article "a weapon".

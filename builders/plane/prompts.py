@@ -11,9 +11,9 @@ import pyarrow as pa
 import pyarrow.compute as pc
 
 from compsem.builders.plane.config import ENTAILS, INFERENCE_TYPES, LABEL_NAMES
-from compsem.fingerprint import row_id
+from compsem.files.fingerprint import row_id
 from compsem.resources.lexicon import ADJECTIVE_CLASSES
-from compsem.text import with_article
+from compsem.text.articles import with_article
 
 # §4, Tables 2 and 3: two labelled premises and one masked hypothesis.
 TEMPLATES = {

@@ -6,6 +6,9 @@ import json
 import os
 from collections import Counter
 
+from compsem.benchmark.card import template_path
+from compsem.benchmark.presets import Preset
+from compsem.benchmark.spec import BenchmarkSpec, TaskFamily
 from compsem.builders.plane.audit import AUDIT_CHECKS
 from compsem.builders.plane.baselines import BASELINES
 from compsem.builders.plane.builder import Plane
@@ -18,21 +21,18 @@ from compsem.builders.plane.config import (
     PlaneConfig,
     validation_share,
 )
-from compsem.builders.plane.items import (
+from compsem.builders.plane.corpus.source_yield import YIELD_FILE
+from compsem.builders.plane.items.pool import (
     build_item_pool,
     describe_source,
     dropped_phrases,
     open_source,
 )
 from compsem.builders.plane.llm_prompts import LLM_PROMPTS
-from compsem.builders.plane.source_yield import YIELD_FILE
-from compsem.builders.plane.splits import pool_ceilings, search_partitions
-from compsem.card import template_path
+from compsem.builders.plane.splits.regimes import pool_ceilings, search_partitions
 from compsem.loading_scripts.corpora import GLOSS_PARTS, Corpus
-from compsem.presets import Preset
 from compsem.resources.lexicon import load_adjective_lexicon
 from compsem.resources.wordnet import wordnet_version
-from compsem.spec import BenchmarkSpec, TaskFamily
 
 REGIME_DESCRIPTIONS = {
     "full": "Every item of the pool, unsplit.",

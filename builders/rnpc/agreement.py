@@ -6,7 +6,7 @@ attribute and event effect from the modifier lexicon (the release's own ``int.cs
 and ``pri.csv`` when the folder has them, else the shipped one), which hypothesis it is (read
 off the hypothesis: SPTE's N / M2 N / M1 N, MPTE's kept modifier, EPC's modifier that event 1
 already holds), for MPTE how the second premise's noun N' relates to N by WordNet
-(:func:`~compsem.builders.rnpc.second_nouns.noun_relation`), and for EPC how the event stands to
+(:func:`~compsem.builders.rnpc.words.second_nouns.noun_relation`), and for EPC how the event stands to
 what N is (:func:`event_stance`), when it says N is (:func:`event_time`) and whether it restates
 or opposes what an added modifier says or where it places N (:func:`modifier_restatement`).
 A row whose reading the rules leave out (ambiguous scope, an unclear event effect, an event whose
@@ -22,10 +22,10 @@ from collections import Counter, defaultdict
 from pathlib import Path
 
 from compsem.builders.rnpc.generation import modifier_lexicon_from
-from compsem.builders.rnpc.places import place_relation
 from compsem.builders.rnpc.rules import TIME_STANCES, Slot, epc, modifier_time, mpte, spte
-from compsem.builders.rnpc.second_nouns import head_noun, names_people, noun_relation
-from compsem.builders.rnpc.valence import sentence_valence, word_valence
+from compsem.builders.rnpc.words.places import place_relation
+from compsem.builders.rnpc.words.second_nouns import head_noun, names_people, noun_relation
+from compsem.builders.rnpc.words.valence import sentence_valence, word_valence
 from compsem.loading_scripts.rnpc_release import derived_kind, read_original_task, release_entries
 from compsem.resources.lexicon import LexiconError
 from compsem.resources.modifiers import ModifierLexicon, load_modifier_lexicon
@@ -277,7 +277,7 @@ def modifier_restatement(row: dict, added: list[str]) -> str | None:
     """``restates`` or ``opposes`` when event 2 says what an added modifier says or its
     opposite (:func:`_adjective_senses`; the event's words with the adjectives derived from
     them: *a fictitious market exists* opposes *fictitious*), or places N where the modifier
-    does or elsewhere (:func:`~compsem.builders.rnpc.places.place_relation`: *African*
+    does or elsewhere (:func:`~compsem.builders.rnpc.words.places.place_relation`: *African*
     emigrants born in Nigeria, in China), one of the two only; the noun phrase's words are set
     apart (a false rumour *is* a rumour)."""
     phrase = ("modifier1", "modifier2", "noun")

@@ -6,12 +6,12 @@ from __future__ import annotations
 import numpy as np
 import pyarrow as pa
 
-from compsem.audit_checks import CheckResult, label_balance, vocabulary_disjoint
+from compsem.benchmark.audit_checks import CheckResult, label_balance, vocabulary_disjoint
+from compsem.benchmark.size_floor import MIN_TEST_ROWS
 from compsem.builders.rnpc.config import LEARNING_CURVE_SIZES
 from compsem.builders.rnpc.rules import RULES
 from compsem.builders.rnpc.shortcut_balance import SPTE_SINGLE_SHARE
 from compsem.builders.rnpc.tasks import LABEL_NAMES
-from compsem.size_floor import MIN_TEST_ROWS
 
 
 def rules_followed(splits: dict[str, pa.Table]) -> CheckResult:

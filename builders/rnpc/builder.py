@@ -22,7 +22,7 @@ from __future__ import annotations
 import datasets
 import pyarrow as pa
 
-from compsem.builder import TableBuilder
+from compsem.benchmark.builder import TableBuilder
 from compsem.builders.rnpc.config import BUILDER_CONFIGS, FEATURES, ORIGINAL_CONFIGS, RnpcConfig
 from compsem.builders.rnpc.generation import rnpc_splits
 

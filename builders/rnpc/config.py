@@ -6,9 +6,9 @@ from dataclasses import dataclass
 
 import datasets
 
+from compsem.benchmark.settings import build_setting
 from compsem.builders.rnpc.rules import EPC_LABELS, SPTE_LABELS
 from compsem.builders.rnpc.tasks import LABEL_NAMES, TASKS
-from compsem.settings import build_setting
 
 REGIMES = ("split", "challenge", "original")
 LEARNING_CURVE_SIZES = (10, 25, 50, 75, 100, 125, 150, 175, 200)  # §6: prefixes of train

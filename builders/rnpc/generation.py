@@ -11,9 +11,8 @@ import numpy as np
 import pyarrow as pa
 import pyarrow.parquet as pq
 
+from compsem.benchmark.settings import setting_fields
 from compsem.builders.rnpc.config import FEATURES, ID_FIELDS, PLANE_CACHE, RnpcConfig
-from compsem.builders.rnpc.noun_phrases import build_vocabulary
-from compsem.builders.rnpc.nouns import load_events, load_nouns, load_second_nouns
 from compsem.builders.rnpc.tasks import (
     LABEL_NAMES,
     TASKS,
@@ -27,11 +26,12 @@ from compsem.builders.rnpc.tasks import (
     task_inputs,
     usable,
 )
-from compsem.fingerprint import cache_root, file_fingerprint, row_id
+from compsem.builders.rnpc.words.noun_phrases import build_vocabulary
+from compsem.builders.rnpc.words.nouns import load_events, load_nouns, load_second_nouns
+from compsem.files.fingerprint import cache_root, file_fingerprint, row_id
 from compsem.loading_scripts.rnpc_release import read_original_lexicon, read_original_task
 from compsem.resources.modifiers import ModifierLexicon, load_modifier_lexicon, read_attributes
 from compsem.resources.wordnet import wordnet_version
-from compsem.settings import setting_fields
 
 
 def modifier_lexicon_from(path: str | None) -> ModifierLexicon:

@@ -30,7 +30,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from compsem.builders.rnpc.noun_phrases import Vocabulary
+from compsem.builders.rnpc.words.noun_phrases import Vocabulary
 
 SINGLE_SHARE = 0.25  # of each MPTE label, from strata whose hypothesis decides it (the easy items)
 # of each SPTE label, from strata whose M1 attribute decides it: with 0.25 a probe on M1's

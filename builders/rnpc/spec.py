@@ -7,6 +7,9 @@ from collections import Counter
 
 import pyarrow as pa
 
+from compsem.benchmark.card import WORDNET_LICENSE, template_path
+from compsem.benchmark.presets import Preset
+from compsem.benchmark.spec import BenchmarkSpec
 from compsem.builders.rnpc.agreement import rule_agreement
 from compsem.builders.rnpc.audit import AUDIT_CHECKS
 from compsem.builders.rnpc.baselines import BASELINES
@@ -17,10 +20,7 @@ from compsem.builders.rnpc.llm_prompts import LLM_PROMPTS
 from compsem.builders.rnpc.rules import RULES
 from compsem.builders.rnpc.shortcut_balance import SINGLE_SHARE, SPTE_SINGLE_SHARE
 from compsem.builders.rnpc.tasks import ABSTRACT_WEIGHTS, TASKS
-from compsem.card import WORDNET_LICENSE, template_path
-from compsem.presets import Preset
 from compsem.resources.modifiers import CATEGORIES
-from compsem.spec import BenchmarkSpec
 
 CHANGELOG = {
     "1.0.0": "first compsem generation of RNPC: SPTE, MPTE and EPC labelled by explicit rules "

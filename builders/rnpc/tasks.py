@@ -19,15 +19,7 @@ from dataclasses import dataclass
 import numpy as np
 import pyarrow as pa
 
-from compsem.builders.rnpc.noun_phrases import (
-    PLURAL_SHARE,
-    Vocabulary,
-    determiner,
-    noun_phrase,
-    plural_form,
-    sample_phrases,
-    sentence_prefix,
-)
+from compsem.benchmark.grouping import in_representative_order
 from compsem.builders.rnpc.rules import (
     EPC_LABELS,
     MPTE_HYPOTHESES,
@@ -39,9 +31,17 @@ from compsem.builders.rnpc.rules import (
 from compsem.builders.rnpc.rules import epc as epc_rule
 from compsem.builders.rnpc.rules import mpte as mpte_rule
 from compsem.builders.rnpc.rules import spte as spte_rule
-from compsem.builders.rnpc.second_nouns import Option, second_noun_choices
 from compsem.builders.rnpc.shortcut_balance import balance_mpte, balance_spte
-from compsem.grouping import in_representative_order
+from compsem.builders.rnpc.words.noun_phrases import (
+    PLURAL_SHARE,
+    Vocabulary,
+    determiner,
+    noun_phrase,
+    plural_form,
+    sample_phrases,
+    sentence_prefix,
+)
+from compsem.builders.rnpc.words.second_nouns import Option, second_noun_choices
 from compsem.resources.modifiers import ABSTRACT_SUPERSENSES, CATEGORY_CODES
 from compsem.resources.wordnet import wordnet
 
@@ -538,7 +538,7 @@ def generate(
 
 def learning_curve_order(table: pa.Table, rng: np.random.Generator) -> pa.Table:
     """Train's stored order, whose prefixes are the learning-curve subsets (§6): the
-    representative order of :mod:`compsem.grouping` with labels interleaved by rank (which
+    representative order of :mod:`compsem.benchmark.grouping` with labels interleaved by rank (which
     label comes first at each rank drawn at random), so every prefix is balanced to within one
     item per label and each label's rows keep their share of every group."""
     ordered = in_representative_order(table, rng.integers(0, 2**32, size=2).tolist())

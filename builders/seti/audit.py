@@ -16,7 +16,7 @@ from __future__ import annotations
 import pyarrow as pa
 import pyarrow.compute as pc
 
-from compsem.audit_checks import CheckResult, atoms_in_train, vocabulary_disjoint
+from compsem.benchmark.audit_checks import CheckResult, atoms_in_train, vocabulary_disjoint
 from compsem.builders.seti.config import SETTINGS
 from compsem.builders.seti.splits import Setting
 

@@ -1,7 +1,7 @@
 """The reference runs of ``compsem baselines`` on this benchmark, with the offline models
 (``compsem model-path``): the full set, and the quick set ``compsem demo`` runs."""
 
-from compsem.spec import ONE_SEED, SEEDS, Baseline
+from compsem.benchmark.spec import ONE_SEED, SEEDS, Baseline
 
 SMOLLM2 = "smollm2"
 # task1_nontrivial and its twin: the smallest SETI setting whose compositional test holds both

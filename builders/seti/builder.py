@@ -20,7 +20,7 @@ from __future__ import annotations
 import datasets
 import pyarrow as pa
 
-from compsem.builder import TableBuilder
+from compsem.benchmark.builder import TableBuilder
 from compsem.builders.seti.config import BUILDER_CONFIGS, FEATURES, SetiConfig
 from compsem.builders.seti.generation import seti_splits
 

@@ -18,8 +18,8 @@ import pyarrow as pa
 import pyarrow.compute as pc
 
 from compsem.builders.seti.lexicon import VERB_CLASSES, EmbeddingVerbs
-from compsem.fingerprint import row_id
-from compsem.inflection import third_person_singular
+from compsem.files.fingerprint import row_id
+from compsem.text.inflection import third_person_singular
 
 NAT_TYPES = ("lex", "stru")
 NAT_LABEL_NAMES = ("non_entailment", "entailment")

@@ -6,10 +6,10 @@ from dataclasses import dataclass
 
 import datasets
 
+from compsem.benchmark.settings import build_setting
 from compsem.builders.seti.compose import ci, nat, ver
 from compsem.builders.seti.splits import FEW_SHOT_SIZES, Setting
 from compsem.resources.spacy_pipeline import DEFAULT_SPACY_MODEL
-from compsem.settings import build_setting
 
 LABEL_NAMES = ["non_entailment", "entailment"]
 # Bumped whenever generation or pool construction changes what the caches hold.

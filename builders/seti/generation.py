@@ -12,7 +12,7 @@ from compsem.builders.seti.lexicon import load_embedding_verbs, load_sentence_le
 from compsem.builders.seti.sentences import generate_natural_pairs
 from compsem.builders.seti.sick_pairs import sick_natural_pairs
 from compsem.builders.seti.splits import SetiSplitError, as_tables, in_distribution, setting_splits
-from compsem.fingerprint import cached_table, fingerprint
+from compsem.files.fingerprint import cached_table, fingerprint
 from compsem.loading_scripts.sick_release import sick_fingerprint
 from compsem.resources.spacy_pipeline import load_pipeline, pipeline_id
 from compsem.resources.wordnet import wordnet_version

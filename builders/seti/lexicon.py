@@ -12,7 +12,7 @@ from importlib import resources
 from itertools import product
 from pathlib import Path
 
-from compsem.fingerprint import fingerprint
+from compsem.files.fingerprint import fingerprint
 from compsem.resources.user_text import read_user_text, require_file
 from compsem.resources.wordnet import lexnames_text, wordnet
 

@@ -32,9 +32,9 @@ from compsem.builders.seti.lexicon import (
     fits,
     substitutions,
 )
-from compsem.fingerprint import row_id
-from compsem.inflection import past_participle, present_participle
-from compsem.text import with_article
+from compsem.files.fingerprint import row_id
+from compsem.text.articles import with_article
+from compsem.text.inflection import past_participle, present_participle
 
 VOICES = ("active", "passive")
 NAT_PAIR_SCHEMA = pa.schema(

@@ -5,6 +5,10 @@ from __future__ import annotations
 from collections import Counter
 from pathlib import Path
 
+from compsem.benchmark.card import WORDNET_LICENSE, template_path
+from compsem.benchmark.presets import Preset
+from compsem.benchmark.prompts import NLI
+from compsem.benchmark.spec import BenchmarkSpec
 from compsem.builders.seti.audit import AUDIT_CHECKS
 from compsem.builders.seti.baselines import BASELINES
 from compsem.builders.seti.builder import Seti
@@ -13,13 +17,9 @@ from compsem.builders.seti.config import SETTINGS, SetiConfig
 from compsem.builders.seti.generation import natural_pairs
 from compsem.builders.seti.lexicon import load_embedding_verbs, load_sentence_lexicon
 from compsem.builders.seti.splits import FEW_SHOT_SIZES
-from compsem.card import WORDNET_LICENSE, template_path
-from compsem.fingerprint import file_fingerprint
-from compsem.presets import Preset
-from compsem.prompts import NLI
+from compsem.files.fingerprint import file_fingerprint
 from compsem.resources.spacy_pipeline import load_pipeline, pipeline_id
 from compsem.resources.wordnet import wordnet_version
-from compsem.spec import BenchmarkSpec
 
 CHANGELOG = {
     "2.0.0": "validation is drawn the way test is, so it is as far out of distribution as test "

@@ -19,6 +19,7 @@ import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
 
+from compsem.benchmark.sampling import apportion
 from compsem.builders.seti.compose import (
     ALL_TYPES,
     NAT_TYPES,
@@ -28,7 +29,6 @@ from compsem.builders.seti.compose import (
     InferenceType,
     Pool,
 )
-from compsem.sampling import apportion
 
 TRAIN, TEST, FEW_SHOT = (SIDES.index(side) for side in SIDES)
 # k for the k-shot curves of §5.2; the few-shot split is ordered so each prefix is a k-shot set.

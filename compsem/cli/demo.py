@@ -14,14 +14,14 @@ from pathlib import Path
 import datasets
 from datatrove.utils.logging import logger as datatrove_logger
 
+from compsem.benchmark.settings import bounded
 from compsem.builders import BENCHMARKS
-from compsem.export import export_benchmark, export_kind, export_summary, kept_summary
+from compsem.files.output_folder import check_output_folder, output_path, results_folder
+from compsem.files.ownership import claim_file, file_in_the_way, identity, record_file
 from compsem.harness.baselines.declared import selected
 from compsem.harness.models.device import busy_cpu_hint
-from compsem.help_format import HelpFormatter
-from compsem.output_folder import check_output_folder, output_path, results_folder
-from compsem.ownership import claim_file, file_in_the_way, identity, record_file
-from compsem.settings import bounded
+from compsem.publish.export import export_benchmark, export_kind, export_summary, kept_summary
+from compsem.text.help_format import HelpFormatter
 
 DEMO_OUT = Path("compsem-demo")
 

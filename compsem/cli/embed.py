@@ -5,12 +5,12 @@ from __future__ import annotations
 
 import argparse
 
+from compsem.benchmark.settings import bounded
+from compsem.files.output_folder import check_output_folder, output_path
 from compsem.harness.embed.models import GLOVE, MINILM, POOLINGS
 from compsem.harness.embed.report import command_line
 from compsem.harness.embed.run import PHRASE_SETS, embedding_tests, run_embed, vocabularies
-from compsem.help_format import HelpFormatter
-from compsem.output_folder import check_output_folder, output_path
-from compsem.settings import bounded
+from compsem.text.help_format import HelpFormatter
 
 
 def cmd_embed(args: argparse.Namespace) -> int:

@@ -12,15 +12,15 @@ import importlib
 from collections.abc import Callable
 from pathlib import Path
 
+from compsem.benchmark.settings import bounded
 from compsem.cli.llm import add_llm_commands
+from compsem.files.output_folder import results_folder
 from compsem.harness.data.presets import PRESETS
 from compsem.harness.data.schema import INPUT_FORMS
 from compsem.harness.models.device import add_device_arguments
 from compsem.harness.models.offline import OFFLINE_MODELS, loadable_model_argument
 from compsem.harness.report.run import run_report
-from compsem.help_format import HelpFormatter
-from compsem.output_folder import results_folder
-from compsem.settings import bounded
+from compsem.text.help_format import HelpFormatter
 
 MODEL_HELP = (
     f"Hub id, local folder or offline model ({', '.join(OFFLINE_MODELS)}); default: the offline "

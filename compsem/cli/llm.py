@@ -6,6 +6,8 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
+from compsem.benchmark.settings import bounded
+from compsem.files.output_folder import results_folder
 from compsem.harness.lm_eval_export.tasks import write_tasks
 from compsem.harness.models.device import add_device_arguments
 from compsem.harness.models.offline import (
@@ -14,9 +16,7 @@ from compsem.harness.models.offline import (
     model_path,
     setup_smollm2,
 )
-from compsem.help_format import HelpFormatter
-from compsem.output_folder import results_folder
-from compsem.settings import bounded
+from compsem.text.help_format import HelpFormatter
 
 
 def cmd_llm(args: argparse.Namespace) -> int:

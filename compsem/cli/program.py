@@ -7,28 +7,28 @@ import sys
 from importlib import metadata
 from pathlib import Path
 
-from compsem import ownership
+from compsem.benchmark.settings import add_setting_arguments, setting_values
+from compsem.benchmark.size_floor import size_warnings
 from compsem.builders import BENCHMARKS
 from compsem.cli import embed as embed_cli
 from compsem.cli import harness as harness_cli
 from compsem.cli import publish as publish_cli
 from compsem.cli.demo import add_baselines_command, add_demo_command, summary_table
-from compsem.doctor import format_checks, run_checks
-from compsem.export import export_benchmark, export_summary
-from compsem.help_format import HelpFormatter
-from compsem.metrics import add_cli as add_metrics_commands
-from compsem.output_folder import output_path, read_marker
-from compsem.process_guard import (
+from compsem.cli.doctor import format_checks, run_checks
+from compsem.cli.metrics import add_cli as add_metrics_commands
+from compsem.files import ownership
+from compsem.files.output_folder import output_path, read_marker
+from compsem.pipeline.process_guard import (
     interrupted,
     note_interrupts,
     private_tempdir,
     stop_status,
     stopped_by,
 )
+from compsem.publish.export import export_benchmark, export_summary
 from compsem.resources.spacy_pipeline import DEFAULT_SPACY_MODEL
 from compsem.resources.wordnet import install_debian_wordnet
-from compsem.settings import add_setting_arguments, setting_values
-from compsem.size_floor import size_warnings
+from compsem.text.help_format import HelpFormatter
 
 
 def cmd_build(args: argparse.Namespace) -> int:

@@ -14,12 +14,12 @@ import sys
 from contextlib import contextmanager
 from pathlib import Path
 
-from compsem.audit import audit_folder, audit_release
-from compsem.card import NOT_AUDITED
-from compsem.help_format import HelpFormatter
-from compsem.hub import pull, push
-from compsem.ownership import OutputFolderError, check_claimable, claim_file, file_in_the_way
-from compsem.settings import bounded
+from compsem.benchmark.card import NOT_AUDITED
+from compsem.benchmark.settings import bounded
+from compsem.files.ownership import OutputFolderError, check_claimable, claim_file, file_in_the_way
+from compsem.publish.audit import audit_folder, audit_release
+from compsem.publish.hub import pull, push
+from compsem.text.help_format import HelpFormatter
 
 
 def cmd_push(args: argparse.Namespace) -> int:

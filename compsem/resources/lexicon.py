@@ -6,7 +6,7 @@ from dataclasses import dataclass
 from importlib import resources
 from pathlib import Path
 
-from compsem.fingerprint import fingerprint
+from compsem.files.fingerprint import fingerprint
 from compsem.resources.user_text import read_user_text, require_file
 
 ADJECTIVE_CLASSES = ("I", "S", "O")  # intersective, subsective, intensional

@@ -17,7 +17,7 @@ from pathlib import Path
 
 import pyarrow as pa
 
-from compsem.fingerprint import fingerprint
+from compsem.files.fingerprint import fingerprint
 from compsem.resources.lexicon import LexiconError
 from compsem.resources.user_text import read_user_text, require_file
 

@@ -17,7 +17,7 @@ import sys
 import tempfile
 from pathlib import Path
 
-from compsem.ownership import (
+from compsem.files.ownership import (
     FILES_MANIFEST,
     OutputFolderError,
     claim_file,
@@ -77,7 +77,7 @@ def install_debian_wordnet(source: Path = DEBIAN_WORDNET_DIR, target: Path | Non
 
     ``target`` may hold other files (NLTK's own data, the user's): compsem writes a file there
     only where there is none of that name or where it wrote that file before and it is
-    unchanged since (its list, :data:`~compsem.ownership.FILES_MANIFEST`); a file that already
+    unchanged since (its list, :data:`~compsem.files.ownership.FILES_MANIFEST`); a file that already
     holds exactly what would be written is left as it is (an install of an older compsem). Any
     other file of the same name is refused, all of them named in one error, before any file is
     written.

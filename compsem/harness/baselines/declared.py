@@ -10,8 +10,8 @@ entry, with those settings replacing the full ones: fewer configs, one seed, few
 
 from __future__ import annotations
 
+from compsem.benchmark.spec import Baseline
 from compsem.builders import BENCHMARKS
-from compsem.spec import Baseline
 
 
 def all_baselines() -> tuple[Baseline, ...]:

@@ -1,7 +1,7 @@
 """Running ``compsem baselines``: each declared run (``baselines.BASELINES``) through the harness
 command it names, into its own folder under ``--out``, then the results page over them.
 
-A run's folder is written whole or not at all (:func:`compsem.output_folder.atomic_folder`): its
+A run's folder is written whole or not at all (:func:`compsem.files.output_folder.atomic_folder`): its
 manifest records what the run was (command, configs, settings, and the content fingerprints of
 the configs it read), so a second invocation keeps every folder whose record matches and reruns the rest; an
 interrupted run leaves no folder, and the next invocation starts it again."""
@@ -14,7 +14,9 @@ import time
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 
+from compsem.benchmark.spec import Baseline
 from compsem.builders import BENCHMARKS
+from compsem.files.output_folder import Wording, atomic_folder, read_marker
 from compsem.harness.data.benchmark import card_metadata
 from compsem.harness.embed.report import command_line
 from compsem.harness.embed.run import embedding_benchmarks, run_embed
@@ -22,8 +24,6 @@ from compsem.harness.models.offline import model_path
 from compsem.harness.report.leaderboard import leaderboards
 from compsem.harness.report.run import run_report
 from compsem.harness.results.files import check_writable, read_result_files
-from compsem.output_folder import Wording, atomic_folder, read_marker
-from compsem.spec import Baseline
 
 RUN_KIND = "compsem baseline run"
 PAGE_FILES = ("report.md", "report.json", "index.md", "index.html")

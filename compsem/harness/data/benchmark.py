@@ -11,12 +11,12 @@ from datasets.data_files import EmptyDatasetError
 from datasets.exceptions import DatasetGenerationError
 from huggingface_hub import DatasetCard, hf_hub_download, is_offline_mode
 
-from compsem.card import compsem_metadata
-from compsem.fingerprint import file_fingerprint, fingerprint
+from compsem.benchmark.card import compsem_metadata
+from compsem.benchmark.presets import Preset
+from compsem.files.fingerprint import file_fingerprint, fingerprint
+from compsem.files.names import check_repo_id
 from compsem.harness.data.presets import get_preset
 from compsem.harness.data.schema import Schema, infer_schema
-from compsem.names import check_repo_id
-from compsem.presets import Preset
 
 _HUB_REVISION = re.compile(r"@([0-9a-f]{40})/")
 

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import datasets
 
+from compsem.benchmark.presets import Preset
 from compsem.builders import BENCHMARKS
-from compsem.presets import Preset
 
 DEFAULT = Preset(name="default", note="Trainer defaults, batch 16, length 128")
 PRESETS = {

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 
 import datasets
 
-from compsem.grouping import GROUP_FIELDS
+from compsem.benchmark.grouping import GROUP_FIELDS
 
 PAIR_COLUMNS = (("premise", "hypothesis"), ("event1", "event2"))
 INPUT_FORMS = ("auto", "single", "pair")

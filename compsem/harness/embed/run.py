@@ -27,11 +27,11 @@ from pathlib import Path
 import datasets
 import numpy as np
 
+from compsem.benchmark.spec import EmbeddingTests
 from compsem.builders import BENCHMARKS
-from compsem.fingerprint import fingerprint
+from compsem.files.fingerprint import fingerprint
 from compsem.harness.data.benchmark import card_metadata, load_config
 from compsem.harness.embed.models import Encoder, ModelError, load_encoder
-from compsem.spec import EmbeddingTests
 
 PHRASE_SETS = ("an", "aan")
 TESTS = {

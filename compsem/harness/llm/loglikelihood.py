@@ -21,7 +21,7 @@ from dataclasses import dataclass
 import numpy as np
 from tqdm.auto import tqdm
 
-from compsem.prompts import LLMPrompt
+from compsem.benchmark.prompts import LLMPrompt
 
 
 @dataclass(frozen=True)

@@ -3,8 +3,8 @@ the config's columns (``llm_prompts`` in ``builders/<name>/spec.py``)."""
 
 from __future__ import annotations
 
+from compsem.benchmark.prompts import LLMPrompt
 from compsem.builders import BENCHMARKS
-from compsem.prompts import LLMPrompt
 
 
 def prompts_for(benchmark: str, columns) -> tuple[LLMPrompt, ...]:

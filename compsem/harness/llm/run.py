@@ -14,8 +14,9 @@ from pathlib import Path
 
 import numpy as np
 
+from compsem.benchmark.prompts import LLMPrompt
 from compsem.builders import BENCHMARKS
-from compsem.fingerprint import fingerprint
+from compsem.files.fingerprint import fingerprint
 from compsem.harness.data.benchmark import Benchmark, load_benchmark
 from compsem.harness.data.sampling import groups_of
 from compsem.harness.llm.loglikelihood import build_request, choice_predictions, score_requests
@@ -36,7 +37,6 @@ from compsem.harness.results.files import (
     write_text,
 )
 from compsem.harness.results.scores import grouped_scores
-from compsem.prompts import LLMPrompt
 
 POOL_SPLITS = ("few_shot", "train")
 BACKENDS = ("hf", "vllm")

@@ -23,16 +23,16 @@ import pyarrow.parquet as pq
 import yaml
 from huggingface_hub import DatasetCard, hf_hub_download
 
+from compsem.benchmark.card import compsem_metadata
+from compsem.benchmark.prompts import LLMPrompt
+from compsem.benchmark.spec import TaskFamily
 from compsem.builders import BENCHMARKS
-from compsem.card import compsem_metadata
+from compsem.files.names import card_files, check_name, check_repo_id
 from compsem.harness.data.presets import PRESETS
 from compsem.harness.llm.prompts import prompts_for
 from compsem.harness.lm_eval_export.readme import task_readme
 from compsem.harness.results.files import check_writable, write_text
 from compsem.metrics import module_folder
-from compsem.names import card_files, check_name, check_repo_id
-from compsem.prompts import LLMPrompt
-from compsem.spec import TaskFamily
 
 FEWSHOT_SPLITS = ("few_shot", "train")
 VALIDATION_SPLITS = ("validation", "dev")

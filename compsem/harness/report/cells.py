@@ -9,15 +9,15 @@ from pathlib import Path
 
 import numpy as np
 
+from compsem.benchmark.size_floor import accuracy_interval
 from compsem.harness.models.offline import public_name
 from compsem.harness.results.comparable import rows_text
-from compsem.size_floor import accuracy_interval
 
 IN_DISTRIBUTION = "_in_distribution"
 
 
 # A per-group cell scored on fewer rows than this (in a run) is marked: its accuracy is uncertain
-# by more than ±9.8 points (95% interval at 50%, ``compsem.size_floor.accuracy_interval``), wider
+# by more than ±9.8 points (95% interval at 50%, ``compsem.benchmark.size_floor.accuracy_interval``), wider
 # than the differences between groups or models a breakdown is read for.
 MIN_GROUP_ROWS = 100
 
@@ -99,7 +99,7 @@ def cell_note(cells) -> str:
         note += (
             f" {SMALL} fewer than {MIN_GROUP_ROWS} rows: uncertain by more than "
             f"±{accuracy_interval(MIN_GROUP_ROWS):.1f} points (95% interval at 50% accuracy, "
-            "compsem.size_floor), too few to read as a finding."
+            "compsem.benchmark.size_floor), too few to read as a finding."
         )
     return note
 

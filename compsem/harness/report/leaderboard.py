@@ -4,7 +4,7 @@ honest beside it: the accuracy of always answering the most frequent true label 
 (every line with per-row files: classification, LLM, curve and score runs), what random orders of
 the same labels score beside AUCnorm, a warning where a model answers (almost) one label only (at
 any point of a curve) or ties (almost) all its scores, a note where the rows scored hold one label
-only (accuracy there cannot rank models), and the size floor (``compsem.size_floor``) where a line
+only (accuracy there cannot rank models), and the size floor (``compsem.benchmark.size_floor``) where a line
 was scored on too few rows to rank models.
 
 The results page links every number to its runs (``report_page``); ``compsem baselines`` prints
@@ -19,6 +19,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from compsem.benchmark.size_floor import MIN_TEST_ROWS, accuracy_interval
 from compsem.builders import BENCHMARKS
 from compsem.harness.data.schema import POSITIVE_LABELS
 from compsem.harness.report.cells import (
@@ -32,7 +33,6 @@ from compsem.harness.report.cells import (
 from compsem.harness.results.comparable import Line, group, rows_text, shared_settings
 from compsem.harness.results.comparable import notes as comparable_notes
 from compsem.harness.results.files import rows_path
-from compsem.size_floor import MIN_TEST_ROWS, accuracy_interval
 
 # The leaderboard's score columns, and how a run gives each.
 SCORES = (
@@ -282,7 +282,7 @@ def table(lines: list[tuple], link=None) -> tuple[str, list[str]]:
         )
     if small:
         notes.append(
-            f"Below the size floor of {MIN_TEST_ROWS:,} rows (compsem.size_floor; the "
+            f"Below the size floor of {MIN_TEST_ROWS:,} rows (compsem.benchmark.size_floor; the "
             "half-width of a 95% interval at 50% accuracy in brackets), too few to rank models "
             "closer than that: " + "; ".join(small) + "."
         )

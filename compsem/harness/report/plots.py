@@ -6,7 +6,7 @@ from pathlib import Path
 
 import numpy as np
 
-from compsem.ownership import claim_file
+from compsem.files.ownership import claim_file
 
 
 def _pyplot():

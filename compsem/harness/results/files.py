@@ -11,8 +11,8 @@ from collections.abc import Iterable, Mapping, Sequence
 from importlib import metadata
 from pathlib import Path
 
-from compsem.output_folder import Wording, check_output_folder
-from compsem.ownership import OutputFolderError, check_claimable, claim_file, file_in_the_way
+from compsem.files.output_folder import Wording, check_output_folder
+from compsem.files.ownership import OutputFolderError, check_claimable, claim_file, file_in_the_way
 
 SCHEMA_VERSION = 1
 MARKER = "compsem_result"
@@ -138,9 +138,9 @@ def result_files(
 def check_writable(files: Iterable[Path] = (), folders: Mapping[Path, str] | None = None) -> None:
     """One clear :class:`OutputFolderError`, before any work and any write, for the first of
     the targets a command is about to write that compsem may not: one of ``files`` (written with
-    :func:`write_text` or :func:`compsem.ownership.claim_file`) that compsem did not write or
+    :func:`write_text` or :func:`compsem.files.ownership.claim_file`) that compsem did not write or
     that changed since, or that lies under a file; one of ``folders`` (path: kind, written whole
-    with :func:`compsem.output_folder.atomic_folder`) that is not new, empty or compsem's own
+    with :func:`compsem.files.output_folder.atomic_folder`) that is not new, empty or compsem's own
     folder of that kind."""
     for folder, kind in (folders or {}).items():
         try:  # named by its path: it is not the --out the user passed, but inside it
@@ -158,7 +158,7 @@ def check_writable(files: Iterable[Path] = (), folders: Mapping[Path, str] | Non
 
 def write_json(path: Path, payload) -> Path:
     """Write JSON atomically: a partial file never replaces a complete one, and a file compsem
-    did not write is never replaced (:func:`compsem.ownership.claim_file`)."""
+    did not write is never replaced (:func:`compsem.files.ownership.claim_file`)."""
     return write_text(path, json_text(payload))
 
 

@@ -12,6 +12,7 @@ from pathlib import Path
 import datasets
 import transformers
 
+from compsem.files.output_folder import Wording, atomic_folder
 from compsem.harness.data.benchmark import Benchmark, load_benchmark
 from compsem.harness.data.encode import encode
 from compsem.harness.data.sampling import cap
@@ -34,7 +35,6 @@ from compsem.harness.training.trainer import (
     load_classifier,
     load_tokenizer,
 )
-from compsem.output_folder import Wording, atomic_folder
 
 MODEL_KIND = "fine-tuned model"
 
@@ -177,7 +177,7 @@ def model_folder(out: Path, seed: int) -> Path:
 
 def save_model_folder(classifier, run: FineTuning, result: dict, folder: Path) -> None:
     """The fine-tuned classifier and its tokenizer, written whole into ``folder`` with a manifest
-    (:func:`compsem.output_folder.atomic_folder`): a later run replaces it, never a folder
+    (:func:`compsem.files.output_folder.atomic_folder`): a later run replaces it, never a folder
     compsem did not write; an interrupted save leaves the previous folder as it was."""
     marker = {
         "kind": MODEL_KIND,

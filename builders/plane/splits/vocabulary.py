@@ -1,0 +1,431 @@
+"""Split algorithms over integer-coded item tables.
+
+Words (adjectives, nouns, hypernyms) share one code space, so "no word of test occurs in train
+in any role" is one partition of that space. Every split then goes through :func:`balance`, which
+enforces what PLANE §3.2 and §6 promise of a split: labels balanced, inference types in equal
+shares, and no noun or hypernym that carries a single label (a lexical cue); test splits also
+keep only nouns seen with every adjective class.
+"""
+
+from __future__ import annotations
+
+import functools
+from dataclasses import dataclass
+
+import numpy as np
+import pyarrow as pa
+import pyarrow.compute as pc
+
+from compsem.benchmark.sampling import apportion
+
+SPLITS = ("train", "validation", "test")
+UNASSIGNED = -1
+
+
+@dataclass(frozen=True)
+class ItemCodes:
+    """Per-row integer codes. ``hypernym`` is -1 where a row has none (AN ⊨ N)."""
+
+    adjective: np.ndarray
+    noun: np.ndarray
+    hypernym: np.ndarray
+    adjective_class: np.ndarray
+    inference_type: np.ndarray
+    label: np.ndarray
+    n_words: int
+
+    @classmethod
+    def from_table(cls, table: pa.Table, class_names: tuple[str, ...]) -> ItemCodes:
+        words = (
+            pa.concat_arrays(
+                [table[name].combine_chunks() for name in ("adjective", "noun", "hypernym")]
+            )
+            .drop_null()
+            .unique()
+        )
+
+        def code(name: str) -> np.ndarray:
+            return pc.fill_null(pc.index_in(table[name], words), UNASSIGNED).to_numpy()
+
+        return cls(
+            adjective=code("adjective"),
+            noun=code("noun"),
+            hypernym=code("hypernym"),
+            adjective_class=pc.index_in(table["adjective_class"], pa.array(class_names)).to_numpy(),
+            inference_type=table["inference_type"].to_numpy(),
+            label=table["label"].to_numpy(),
+            n_words=len(words),
+        )
+
+
+def _cut(codes: np.ndarray, fractions: tuple[float, ...], rng: np.random.Generator) -> list:
+    """Shuffle ``codes`` and cut them into consecutive parts of the given fractions."""
+    shuffled = rng.permutation(codes)
+    bounds = np.round(np.cumsum(fractions)[:-1] * len(shuffled)).astype(int)
+    return np.split(shuffled, bounds)
+
+
+def _deal(
+    codes: np.ndarray, weights: np.ndarray, fractions: tuple[float, ...], rng: np.random.Generator
+) -> np.ndarray:
+    """Deal ``codes`` in random order, each to the side furthest below its share of the total
+    weight so far, so every side gets its share of rows, not just of words."""
+    sides = np.empty(len(codes), dtype=np.int64)
+    dealt = np.zeros(len(fractions))
+    shares = np.asarray(fractions)
+    for index in rng.permutation(len(codes)):
+        side = int(np.argmax(shares * (dealt.sum() + weights[index]) - dealt))
+        sides[index] = side
+        dealt[side] += weights[index]
+    return sides
+
+
+def vocabulary_sides(
+    items: ItemCodes, fractions: tuple[float, ...], rng: np.random.Generator
+) -> np.ndarray:
+    """A side (index into ``fractions``) for every word, or -1 for words no split may use.
+
+    Adjectives (per class, so every side sees every class) and then nouns are dealt to sides by
+    their row counts (:func:`_deal`). A word that is only ever a hypernym joins the side whose
+    rows it would keep most of, weighted by the side's share so small sides still get some."""
+    side = np.full(items.n_words, UNASSIGNED)
+    rows_per_word = np.bincount(items.noun, minlength=items.n_words) + np.bincount(
+        items.adjective, minlength=items.n_words
+    )
+    for klass in np.unique(items.adjective_class):
+        adjectives = np.unique(items.adjective[items.adjective_class == klass])
+        side[adjectives] = _deal(adjectives, rows_per_word[adjectives], fractions, rng)
+    nouns = np.unique(items.noun)
+    nouns = nouns[side[nouns] == UNASSIGNED]
+    side[nouns] = _deal(nouns, rows_per_word[nouns], fractions, rng)
+    has_hypernym = items.hypernym >= 0
+    row_side = np.where(
+        side[items.adjective] == side[items.noun], side[items.adjective], UNASSIGNED
+    )[has_hypernym]
+    hypernyms = items.hypernym[has_hypernym]
+    votes = np.stack(
+        [
+            np.bincount(hypernyms[row_side == index], minlength=items.n_words) / share
+            for index, share in enumerate(fractions)
+        ]
+    )
+    open_words = (side == UNASSIGNED) & (votes.max(axis=0) > 0)
+    side[open_words] = votes.argmax(axis=0)[open_words]
+    return side
+
+
+def seen_with_every_class(items: ItemCodes) -> np.ndarray:
+    """Per word: whether it is the noun of rows with adjectives of every class in the pool."""
+    n_classes = int(items.adjective_class.max()) + 1
+    seen = np.zeros((n_classes, items.n_words), dtype=bool)
+    seen[items.adjective_class, items.noun] = True
+    return seen.all(axis=0)
+
+
+def nouns_with_every_class(items: ItemCodes, rows: np.ndarray) -> np.ndarray:
+    """The ``rows`` whose noun occurs with adjectives of every class somewhere in the pool
+    (PLANE §3.2's restriction on test items, against noun-adjective association cues)."""
+    return rows[seen_with_every_class(items)[items.noun[rows]]]
+
+
+def rows_within_sides(items: ItemCodes, side: np.ndarray) -> np.ndarray:
+    """The side of each row whose words all lie on one side, else -1."""
+    row_side = np.where(
+        side[items.adjective] == side[items.noun], side[items.adjective], UNASSIGNED
+    )
+    has_hypernym = items.hypernym >= 0
+    mixed = has_hypernym & (side[np.maximum(items.hypernym, 0)] != row_side)
+    return np.where(mixed, UNASSIGNED, row_side)
+
+
+def compound_sides(
+    items: ItemCodes, fractions: tuple[float, ...], rng: np.random.Generator
+) -> np.ndarray:
+    """A side for each row such that every adjective-noun phrase lies on one side only."""
+    phrase = items.adjective.astype(np.int64) * items.n_words + items.noun
+    phrases, inverse = np.unique(phrase, return_inverse=True)
+    phrase_side = np.empty(len(phrases), dtype=np.int64)
+    for index, part in enumerate(_cut(np.arange(len(phrases)), fractions, rng)):
+        phrase_side[part] = index
+    return phrase_side[inverse]
+
+
+def atoms_seen_in(items: ItemCodes, rows: np.ndarray, reference: np.ndarray) -> np.ndarray:
+    """The ``rows`` whose adjective, noun and hypernym each occur in that role in ``reference``."""
+    keep = np.ones(len(rows), dtype=bool)
+    for role in (items.adjective, items.noun, items.hypernym):
+        seen = np.zeros(items.n_words + 1, dtype=bool)
+        seen[role[reference]] = True
+        seen[UNASSIGNED] = True  # "no hypernym" is not an atom
+        keep &= seen[role[rows]]
+    return rows[keep]
+
+
+def cue_free(
+    nouns: np.ndarray, hypernyms: np.ndarray, labels: np.ndarray, keep: np.ndarray, n_words: int
+) -> np.ndarray:
+    """Of the rows where ``keep``, those left once rows are dropped until no noun or hypernym
+    (-1: none) carries a single label among them (a lexical cue), as a mask over all rows."""
+    keep = keep.copy()
+    while True:
+        bad = np.zeros(len(keep), dtype=bool)
+        for role in (nouns, hypernyms):
+            present = keep & (role >= 0)
+            words, label = role[present], labels[present]
+            total = np.bincount(words, minlength=n_words)
+            positive = np.bincount(words, weights=label, minlength=n_words)
+            one_label = (positive == 0) | (positive == total)
+            bad |= present & one_label[np.maximum(role, 0)]
+        if not bad.any():
+            return keep
+        keep &= ~bad
+
+
+def _cue_free(items: ItemCodes, rows: np.ndarray) -> np.ndarray:
+    """Drop rows until no noun or hypernym carries a single label (a lexical cue)."""
+    every = np.ones(len(rows), dtype=bool)
+    noun, hypernym, label = items.noun[rows], items.hypernym[rows], items.label[rows]
+    return rows[cue_free(noun, hypernym, label, every, items.n_words)]
+
+
+def _occurrence(values: np.ndarray) -> np.ndarray:
+    """For each entry, how many equal entries precede it (0 for a value's first)."""
+    order = np.argsort(values, kind="stable")
+    ordered = values[order]
+    starts = np.flatnonzero(np.r_[True, ordered[1:] != ordered[:-1]])
+    first = np.repeat(starts, np.diff(np.r_[starts, len(values)]))
+    occurrence = np.empty(len(values), dtype=np.int64)
+    occurrence[order] = np.arange(len(values)) - first
+    return occurrence
+
+
+def _pick(
+    items: ItemCodes, cells: list[tuple[np.ndarray, int]], rng: np.random.Generator
+) -> np.ndarray:
+    """Take ``count`` rows of each cell: cells taken whole first, then entailment cells, then
+    the rest, the fullest first. Within a cell, rows whose noun
+    and hypernym already carry the other label among the rows taken so far come first (random
+    among equals), so a kept row seldom leaves a word with a single label: the subsective IT2
+    row of a triplet follows its IT3 twin, which shares noun and hypernym. Among rows that
+    score alike, a word's first rows come before its second ones, so the rows taken cover as
+    many words as they can."""
+    has_label = np.zeros((2, items.n_words + 1), dtype=bool)  # [label, word]; index -1: none
+    taken = []
+
+    def order(cell: tuple[np.ndarray, int]) -> tuple:
+        members, count = cell
+        whole = count >= len(members)
+        label = items.label[members[0]] if len(members) else 0
+        return (not whole, -label, -count / max(len(members), 1))
+
+    for members, count in sorted(cells, key=order):
+        members = rng.permutation(members)
+        label = items.label[members]
+        # A word counts once if it already carries the other label (or is absent) and once
+        # more if it carries only the other label, so this row is what saves its rows.
+        score = sum(
+            (has_label[1 - label, role[members]] | (role[members] < 0)).astype(np.int64)
+            + (has_label[1 - label, role[members]] & ~has_label[label, role[members]])
+            for role in (items.noun, items.hypernym)
+        )
+        spread = sum(_occurrence(role[members]) for role in (items.noun, items.hypernym))
+        chosen = members[np.lexsort((spread, -score))[:count]]
+        for role in (items.noun, items.hypernym):
+            has_label[items.label[chosen], role[chosen]] = True
+        taken.append(chosen)
+    return np.concatenate(taken) if taken else np.array([], dtype=np.int64)
+
+
+def label_bounds(
+    per_type: np.ndarray,
+    negatives: np.ndarray,
+    positives: np.ndarray,
+    min_label_share: float = 0.0,
+) -> tuple[np.ndarray, np.ndarray]:
+    """The fewest and most negatives each inference type can take when it has ``per_type`` rows
+    (``(...)``), given the negatives and positives it has (``(..., types)``) and the least share
+    of its rows each label must have."""
+    k = np.asarray(per_type)[..., None]
+    least = np.ceil(min_label_share * k - 1e-9).astype(np.int64)
+    fewest = np.maximum(np.maximum(0, k - positives), least)
+    most = np.minimum(np.minimum(k, negatives), k - least)
+    return fewest, most
+
+
+class _Feasibility:
+    """Whether ``per_type`` rows per inference type can hold half entailments, for arrays
+    ``(..., types)`` of negatives and positives: :func:`label_bounds`'s fewest and most
+    negatives per type must meet and bracket half the rows. Asked a dozen times per array by
+    :func:`balanced_per_type`'s search, which the partition search calls tens of thousands of
+    times (it took half of the tests' PLANE build's split time when it rebuilt
+    :func:`label_bounds`' arrays at every step), so what does not depend on ``per_type`` is
+    worked out once, and the per-type test folds into three bounds."""
+
+    def __init__(self, negatives: np.ndarray, positives: np.ndarray, min_label_share: float):
+        # an array per type (copied whole): numpy sums over a short last axis slowly
+        self.negatives = [negatives[..., t].copy() for t in range(negatives.shape[-1])]
+        self.positives = [positives[..., t].copy() for t in range(positives.shape[-1])]
+        self.share = min_label_share
+        # fewest <= most for every type: k <= n + p, least <= min(n, p) and 2 least <= k
+        pairs = list(zip(self.negatives, self.positives, strict=True))
+        self.rows = functools.reduce(np.minimum, [n + p for n, p in pairs])
+        self.scarcer = functools.reduce(np.minimum, [np.minimum(n, p) for n, p in pairs])
+
+    def __call__(self, per_type: np.ndarray) -> np.ndarray:
+        k = np.asarray(per_type)
+        least = np.ceil(self.share * k - 1e-9).astype(np.int64)  # as label_bounds rounds it
+        # fewest = max(0, k - p, least) and most = min(k, n, k - least): least >= 0 makes the
+        # 0 and the k redundant
+        fewest = sum(np.maximum(k - positives, least) for positives in self.positives)
+        most = sum(np.minimum(negatives, k - least) for negatives in self.negatives)
+        total = k * len(self.negatives)
+        return (
+            (k <= self.rows)
+            & (least <= self.scarcer)
+            & (2 * least <= k)
+            & (2 * fewest <= total)
+            & (total <= 2 * most)
+        )
+
+
+def balanced_per_type(
+    negatives: np.ndarray, positives: np.ndarray, min_label_share: float = 0.0
+) -> np.ndarray:
+    """The largest even number of rows per inference type such that every inference type has
+    that many rows, each label at least ``min_label_share`` of them, and half of all rows are
+    entailments, for arrays ``(..., types)`` of the negatives and positives available per
+    inference type (as :func:`balance` takes them)."""
+    negatives = np.asarray(negatives, dtype=np.int64)
+    positives = np.asarray(positives, dtype=np.int64)
+    feasible = _Feasibility(negatives, positives, min_label_share)
+
+    # Search over halves: an even count per type splits the labels exactly in half.
+    low = np.zeros(negatives.shape[:-1], dtype=np.int64)
+    high = feasible.rows // 2
+    while (low < high).any():
+        middle = (low + high + 1) // 2
+        ok = feasible(2 * middle)
+        low, high = np.where(ok, middle, low), np.where(ok, high, middle - 1)
+    return 2 * low
+
+
+def balanced_rows(counts: np.ndarray, min_label_share: float = 0.0) -> np.ndarray:
+    """Rows in the largest balanced subset, for counts ``(..., types, 2)`` by (inference type,
+    label): equal rows per inference type, labels 50/50, each label at least
+    ``min_label_share`` of each inference type."""
+    counts = np.asarray(counts)
+    per_type = balanced_per_type(counts[..., 0], counts[..., 1], min_label_share)
+    return per_type * counts.shape[-2]
+
+
+def _quota_sample(
+    items: ItemCodes,
+    rows: np.ndarray,
+    inference_types: tuple[int, ...],
+    rng: np.random.Generator,
+    min_label_share: float = 0.0,
+) -> np.ndarray:
+    """The largest subsample with equal rows per inference type, half of them entailments, and
+    each label at least ``min_label_share`` of each inference type.
+
+    Negatives are spread over inference types by their slack. Each (inference type, label)
+    cell's rows are then picked by :func:`_pick` across adjective classes, not in proportion
+    to them: the rows that keep a noun or hypernym from carrying a single label (often an
+    intensional IT3 entailment, the only positive of a noun seen only with intensional
+    adjectives) come first."""
+    it, label = items.inference_type[rows], items.label[rows]
+    available = {
+        (t, value): np.flatnonzero((it == t) & (label == value))
+        for t in inference_types
+        for value in (0, 1)
+    }
+    positives = np.array([len(available[t, 1]) for t in inference_types])
+    negatives = np.array([len(available[t, 0]) for t in inference_types])
+    per_type = int(balanced_per_type(negatives, positives, min_label_share))
+    low, high = label_bounds(per_type, negatives, positives, min_label_share)
+    wanted = per_type * len(inference_types) // 2
+    negative_counts = low + apportion(wanted - int(low.sum()), high - low)
+    cells = []
+    for t, n_negative in zip(inference_types, negative_counts, strict=True):
+        for value, count in ((0, n_negative), (1, per_type - n_negative)):
+            cells.append((rows[available[t, value]], int(count)))
+    return np.sort(_pick(items, cells, rng))
+
+
+def _swap_in_partners(
+    items: ItemCodes, sample: np.ndarray, rows: np.ndarray, rng: np.random.Generator
+) -> np.ndarray:
+    """``sample`` (a balanced subsample of ``rows``) with rows swapped so that fewer nouns and
+    hypernyms carry a single label in it: for each such word, a row of ``rows`` holding it with
+    the label it lacks takes the place of a sampled row of the same (inference type, label)
+    cell that no word needs (its noun and hypernym keep that label without it). Cell counts,
+    hence the balance, stay as they are; without this, the cue removal after sampling drops
+    every row of such a word, and the next round's quotas shrink with it (on the embedded
+    corpus's GOoD train, a sixth of the rows: the scarce intensional negatives of nouns whose
+    positives were not sampled)."""
+    roles = (items.noun, items.hypernym)
+    cell = items.inference_type.astype(np.int64) * 2 + items.label
+    count = np.zeros((2, 2, items.n_words + 1), dtype=np.int64)  # role, label, word (-1: none)
+    for index, role in enumerate(roles):
+        np.add.at(count[index], (items.label[sample], role[sample]), 1)
+    chosen, spare = set(sample.tolist()), np.setdiff1d(rows, sample)
+    # Each cell's sampled rows in random order, scanned once: a row found needed stays.
+    members = {c: rng.permutation(sample[cell[sample] == c]).tolist() for c in np.unique(cell)}
+    scanned = dict.fromkeys(members, 0)
+
+    def needless(row: int, label: int) -> bool:
+        return all(role[row] < 0 or count[k, label, role[row]] >= 2 for k, role in enumerate(roles))
+
+    def swap_out(row: int, label: int) -> int | None:
+        """A needless row of ``row``'s cell, replaced there by ``row``."""
+        c, rows_of_cell = int(cell[row]), members[int(cell[row])]
+        while scanned[c] < len(rows_of_cell):
+            position, scanned[c] = scanned[c], scanned[c] + 1
+            if needless(rows_of_cell[position], label):
+                out, rows_of_cell[position] = rows_of_cell[position], row
+                return out
+        return None
+
+    for index, role in enumerate(roles):
+        by_word = spare[np.argsort(role[spare], kind="stable")]
+        words = role[by_word]
+        for word in rng.permutation(np.flatnonzero((count[index] > 0).sum(axis=0)[:-1] == 1)):
+            lacking = int(count[index, 1, word] == 0)  # the label the word lacks
+            if count[index, lacking, word]:  # given by an earlier swap
+                continue
+            low, high = np.searchsorted(words, (word, word + 1))
+            options = by_word[low:high]
+            for row in rng.permutation(options[items.label[options] == lacking]).tolist():
+                partner = roles[1 - index][row]
+                if row in chosen or (partner >= 0 and not count[1 - index, 1 - lacking, partner]):
+                    continue  # the row would leave its other word with a single label
+                out = swap_out(row, lacking)
+                if out is None:
+                    break
+                chosen.symmetric_difference_update((out, row))
+                for k, r in enumerate(roles):
+                    count[k, lacking, r[out]] -= 1
+                    count[k, lacking, r[row]] += 1
+                break
+    return np.sort(np.fromiter(chosen, dtype=np.int64, count=len(chosen)))
+
+
+def balance(
+    items: ItemCodes,
+    rows: np.ndarray,
+    inference_types: tuple[int, ...],
+    rng: np.random.Generator,
+    min_label_share: float = 0.0,
+) -> np.ndarray:
+    """Subsample ``rows`` until labels are balanced (each at least ``min_label_share`` of each
+    inference type), inference types are in equal shares and no noun or hypernym is a lexical
+    cue (:func:`_swap_in_partners` first rescues what it can). Each round only removes rows,
+    so the loop ends."""
+    rows = _cue_free(items, np.sort(rows))
+    while True:
+        sample = _quota_sample(items, rows, inference_types, rng, min_label_share)
+        sample = _swap_in_partners(items, sample, rows, rng)
+        kept = _cue_free(items, sample)
+        if len(kept) == len(sample):
+            return sample
+        rows = kept

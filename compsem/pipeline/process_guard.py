@@ -1,0 +1,368 @@
+"""Worker processes die with the command that started them, a stopped command cleans up, and
+scratch folders are removed only once their owner is surely gone.
+
+datatrove's local executor runs tasks in a ``multiprocess`` pool whose workers are children of a
+fork server, next to a manager process forked from the command. When the command is killed
+(SIGKILL, an out-of-memory kill) none of them is told: each worker would go on parsing, holding
+its spaCy pipeline, under PID 1. Linux's parent-death signal closes that gap: a process that sets
+it is killed by the kernel when its parent dies. The manager sets it towards the command, the
+fork server too, and each worker towards the fork server (:func:`guard_forked_children`).
+
+SIGTERM (``kill``, ``timeout``, ``docker stop``, Slurm) and SIGHUP (a closed terminal) stop a
+command as Ctrl-C does (:func:`note_interrupts`): every clean-up runs, and it exits with
+128 + the signal's number.
+"""
+
+from __future__ import annotations
+
+import atexit
+import ctypes
+import importlib
+import json
+import os
+import shutil
+import signal
+import socket
+import sys
+import tempfile
+import threading
+from collections.abc import Callable, Iterator, Sequence
+from functools import partial
+from pathlib import Path
+
+import multiprocess
+
+PR_SET_PDEATHSIG = 1  # <linux/prctl.h>
+
+
+def die_with_parent(parent: int | None = None) -> None:
+    """Have the kernel SIGKILL this process when its parent dies (Linux; elsewhere a no-op).
+
+    ``parent``: the pid the parent had; if it is already gone (it died between the fork and
+    this call), exit at once.
+    """
+    if not sys.platform.startswith("linux"):
+        return
+    libc = ctypes.CDLL(None, use_errno=True)
+    libc.prctl(PR_SET_PDEATHSIG, signal.SIGKILL)
+    if parent is not None and os.getppid() != parent:
+        os._exit(1)
+
+
+def exit_with_command() -> None:
+    """In a pool worker: exit as soon as the command that started it is gone.
+
+    A worker started by the fork server is the server's child, not the command's, and holds the
+    server's lifeline itself, so neither dies of the other unless the server was started with
+    :func:`guard_forked_children`'s preload. Else, multiprocess gives each worker a sentinel of
+    its logical parent (the command) that closes when the command dies; a daemon thread waits on
+    it (once the worker's main thread lets go of the GIL).
+    """
+    parent = multiprocess.parent_process()
+    if parent is None or _watching:
+        return
+    _watching.append(parent.pid)
+
+    def watch() -> None:
+        parent.join()
+        os._exit(1)
+
+    threading.Thread(target=watch, name="compsem-exit-with-command", daemon=True).start()
+
+
+_watching: list[int] = []
+
+
+_guarded: set[int] = set()
+
+
+COMMAND_PID = "COMPSEM_COMMAND_PID"
+FORK_SERVER_GUARD = "compsem.pipeline.fork_server_guard"
+
+
+def guarded_map(function: Callable, jobs: Sequence, workers: int) -> Iterator:
+    """``function`` of each of ``jobs``, in their order, on up to ``workers`` processes of the
+    fork server (in this process when one is enough). The workers die with the command, as
+    datatrove's do (:func:`guard_forked_children`), and leaving the iteration early (Ctrl-C)
+    terminates them. ``function`` must be importable by name (a module's top level)."""
+    workers = min(workers, len(jobs))
+    if workers <= 1:
+        yield from map(function, jobs)
+        return
+    guard_forked_children()
+    with multiprocess.get_context("forkserver").Pool(workers) as pool:
+        yield from pool.imap(partial(_in_worker, function), jobs)
+
+
+def _in_worker(function: Callable, job):
+    exit_with_command()
+    return function(job)
+
+
+def guard_forked_children() -> None:
+    """Every process this one forks from now on dies with it (the pool's manager process), and
+    so does a fork server it starts from now on, with the workers that server forks.
+
+    The fork server learns that the command is gone when a pipe closes, but each worker it
+    forks holds a copy of that pipe's end: while a worker lives the server never exits, and a
+    worker's own watch (:func:`exit_with_command`) starts only once its task runs and needs the
+    GIL, which a worker holds for tens of seconds while it imports and loads spaCy. So the
+    server imports :mod:`compsem.pipeline.fork_server_guard` first (``multiprocess``'s preload), which
+    has the kernel kill it when the command dies and kill each worker when the server dies.
+    (The kernel's signal follows the thread that started a process: pools start from the main
+    thread.)
+    """
+    command = os.getpid()
+    if command not in _guarded:  # os.register_at_fork cannot unregister: register once
+        _guarded.add(command)
+        os.register_at_fork(after_in_child=lambda: die_with_parent(command))
+    os.environ[COMMAND_PID] = str(command)
+    _resource_tracker_ignores_sighup()
+    for server in _fork_servers():
+        preload = list(getattr(server, "_preload_modules", ["__main__"]))
+        if FORK_SERVER_GUARD not in preload:
+            server.set_forkserver_preload([FORK_SERVER_GUARD, *preload])
+
+
+def _fork_servers() -> list:
+    """The fork servers of ``multiprocess`` and ``multiprocessing`` (a preload applies to one
+    started later)."""
+    servers = []
+    for name in ("multiprocess.forkserver", "multiprocessing.forkserver"):
+        try:
+            server = getattr(importlib.import_module(name), "_forkserver", None)
+        except ImportError:  # no fork server on this platform
+            continue
+        if server is not None and hasattr(server, "set_forkserver_preload"):
+            servers.append(server)
+    return servers
+
+
+def _resource_tracker_ignores_sighup() -> None:
+    """Have the resource tracker the command starts from now on survive SIGHUP, as it survives
+    SIGINT and SIGTERM: it starts with the signals it ignores blocked, and unblocks only SIGINT
+    and SIGTERM. Killed by a closed terminal's SIGHUP, it would be started again, without its
+    records, while the command cleans up, and print errors."""
+    for name in ("multiprocess.resource_tracker", "multiprocessing.resource_tracker"):
+        try:
+            tracker = importlib.import_module(name)
+        except ImportError:
+            continue
+        ignored = getattr(tracker, "_IGNORED_SIGNALS", None)
+        if (
+            isinstance(ignored, tuple)
+            and hasattr(signal, "SIGHUP")
+            and signal.SIGHUP not in ignored
+        ):
+            tracker._IGNORED_SIGNALS = (*ignored, signal.SIGHUP)
+
+
+def guard_fork_server() -> None:
+    """In a fork server the command started (:func:`guard_forked_children`): die with the
+    command, have every process this server forks die with it, and have those workers ignore
+    Ctrl-C. Anywhere else: nothing.
+
+    Ctrl-C signals every process of the terminal's foreground job, but only the command stops
+    on it: leaving the pool, it terminates the workers (SIGTERM), then shuts the pool's manager
+    down. A worker that took the SIGINT too would raise KeyboardInterrupt mid-task and, in
+    datatrove's clean-up, call that manager as it shuts down, printing the failed call's
+    traceback beside the command's one line. The server hands its children the SIGINT handler
+    it had before its main loop (which ignores SIGINT itself) and this preload runs first.
+    """
+    command = os.environ.get(COMMAND_PID, "")
+    if not command.isdigit() or int(command) != os.getppid():
+        return
+    die_with_parent(int(command))
+    server = os.getpid()
+    os.register_at_fork(after_in_child=lambda: die_with_parent(server))
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
+def private_tempdir() -> Path:
+    """Point this process's (and its children's) temporary files at ``<tmp>/compsem-PID-*``.
+
+    multiprocessing's ``pymp-*`` folders, datasets' scratch files and the like are removed by the
+    code that made them, unless the process is killed. Kept under one folder made by this
+    process, they go with it at exit, and the next command removes the folders that carry
+    compsem's token (:func:`claim_folder`) of processes that no longer run; a folder merely
+    named like one is left alone.
+    """
+    base = Path(tempfile.gettempdir())
+    for folder in base.glob("compsem-*-*"):
+        remove_if_abandoned(folder)
+    folder = Path(tempfile.mkdtemp(prefix=f"compsem-{os.getpid()}-", dir=base))
+    claim_folder(folder)
+    tempfile.tempdir = str(folder)
+    os.environ["TMPDIR"] = str(folder)
+    atexit.register(shutil.rmtree, folder, ignore_errors=True)
+    return folder
+
+
+OWNER_FILE = ".compsem-owner.json"
+
+
+def _pid_namespace() -> int | None:
+    """The inode of this process's PID namespace: pids mean the same process only within one."""
+    try:
+        return os.stat("/proc/self/ns/pid").st_ino
+    except OSError:
+        return None
+
+
+def _boot_id() -> str | None:
+    """This boot of this kernel (Linux): start times count clock ticks since it."""
+    try:
+        return Path("/proc/sys/kernel/random/boot_id").read_text().strip() or None
+    except OSError:
+        return None
+
+
+def _start_time(pid: int) -> int | None:
+    """When process ``pid`` started, in clock ticks since boot (field 22 of ``/proc/PID/stat``),
+    or None where that cannot be read (no such process, no ``/proc``)."""
+    try:
+        stat = Path(f"/proc/{pid}/stat").read_text()
+        return int(stat[stat.rindex(")") + 2 :].split()[19])  # the name in (…) may hold spaces
+    except (OSError, ValueError, IndexError):
+        return None
+
+
+def _this_machine() -> dict:
+    """Where a pid is meaningful: this host, this boot and this PID namespace."""
+    return {"host": socket.gethostname(), "boot": _boot_id(), "pidns": _pid_namespace()}
+
+
+def claim_folder(folder: Path, token: str = "") -> None:
+    """Mark a scratch folder this process just made as its own: :data:`OWNER_FILE` holds the
+    pid, the folder's name (it must still match) and a token, and what makes the pid this
+    process's: the host, the boot and the PID namespace it runs in, and its start time.
+
+    The folder is scratch: everything in it is written by the owning run (its workers,
+    datatrove, datasets), and nothing records file by file what that was, as no record survives
+    a SIGKILL. So once the owner is gone compsem cannot tell a file the run wrote from one put
+    there afterwards (the time the run ended is unknown), and removes the folder whole: a file
+    a user puts into compsem's hidden ``.NAME.partial-PID-XXXX`` or ``compsem-PID-XXXX`` folder,
+    made private (0700) to its owner, goes with it. Every other folder is left alone.
+    """
+    pid = os.getpid()
+    owner = {"pid": pid, "name": folder.name, "token": token, "start": _start_time(pid)}
+    (folder / OWNER_FILE).write_text(json.dumps({**owner, **_this_machine()}))
+
+
+def remove_if_abandoned(folder: Path) -> bool:
+    """Remove ``folder`` if it carries :data:`OWNER_FILE` for its own name, written by a process
+    that no longer runs; anything else is left alone (see :func:`claim_folder`).
+
+    A pid names a process only on one host, in one PID namespace, in one boot: a folder claimed
+    by a process on another host (a shared or network file system) or in another container is
+    never removed, since whether its owner still runs cannot be known; one claimed on this host
+    before a reboot is, as no process outlives a reboot. Otherwise the owner is gone when its
+    pid runs no process, or one that started at another time (the pid was reused). An owner file of an older compsem (pid, name and token only) is
+    judged by its pid alone."""
+    try:
+        owner = json.loads((folder / OWNER_FILE).read_text())
+        pid, name = owner["pid"], owner["name"]
+    except (OSError, ValueError, TypeError, KeyError):
+        return False
+    if folder.is_symlink() or name != folder.name or not isinstance(pid, int) or pid <= 0:
+        return False
+    here = _this_machine()
+    if owner.get("host", here["host"]) != here["host"]:
+        return False
+    if owner.get("boot", here["boot"]) != here["boot"]:  # this host rebooted: its owner is gone
+        shutil.rmtree(folder, ignore_errors=True)
+        return True
+    if owner.get("pidns", here["pidns"]) != here["pidns"]:
+        return False
+    start = owner.get("start")
+    if owner_runs(pid, start if isinstance(start, int) and not isinstance(start, bool) else None):
+        return False
+    shutil.rmtree(folder, ignore_errors=True)
+    return True
+
+
+def owner_runs(pid: int, start: int | None = None) -> bool:
+    """Whether the process ``pid`` (of this machine) that started at ``start`` (clock ticks
+    since boot; None: any) still runs."""
+    if not process_alive(pid):
+        return False
+    if start is None:
+        return True
+    now = _start_time(pid)
+    return now is None or now == start
+
+
+_stops: list[int] = []  # the signals that asked this command to stop, in order
+STOP_SIGNALS = ("SIGINT", "SIGTERM", "SIGHUP")
+
+
+class Stopped(KeyboardInterrupt):
+    """A stop signal other than Ctrl-C (SIGTERM: ``kill``, ``timeout``, ``docker stop``, Slurm;
+    SIGHUP: a closed terminal): a KeyboardInterrupt, so that the clean-up written for Ctrl-C
+    runs for every one of them."""
+
+
+def note_interrupts() -> None:
+    """Stop this command cleanly on Ctrl-C (SIGINT), SIGTERM and SIGHUP: each raises
+    KeyboardInterrupt (:class:`Stopped` for the last two), so that every ``finally`` runs,
+    staging and temporary folders included, and the command exits with 128 + the signal's
+    number (:func:`stop_status`). Each is remembered, even one Python swallows (raised inside a
+    ``__del__`` during garbage collection it is only printed as "Exception ignored"), so that a
+    writer can check :func:`interrupted` before its final rename.
+
+    A signal ignored when the command started (``nohup``, a background job) stays ignored. A
+    process forked from this one (a pool's manager or worker) is not this command: there SIGTERM
+    and SIGHUP kill it at once, as by default."""
+    command = os.getpid()
+
+    def handler(signum, frame):
+        if os.getpid() != command:
+            if signum == signal.SIGINT:
+                raise KeyboardInterrupt
+            signal.signal(signum, signal.SIG_DFL)
+            os.kill(os.getpid(), signum)
+            return
+        _stops.append(signum)
+        raise KeyboardInterrupt if signum == signal.SIGINT else Stopped(signal.strsignal(signum))
+
+    if threading.current_thread() is not threading.main_thread():
+        return
+    for name in STOP_SIGNALS:
+        number = getattr(signal, name, None)
+        if number is not None and signal.getsignal(number) is not signal.SIG_IGN:
+            signal.signal(number, handler)
+
+
+def interrupted() -> bool:
+    """Whether a stop signal reached this command (see :func:`note_interrupts`)."""
+    return bool(_stops)
+
+
+def stop_signal() -> signal.Signals:
+    """The signal that stopped this command: the first one noted, else SIGINT (a Ctrl-C that
+    Python's own handler turned into KeyboardInterrupt)."""
+    return signal.Signals(_stops[0]) if _stops else signal.SIGINT
+
+
+def stopped_by() -> str:
+    """How the command's stop message begins: "stopped" for Ctrl-C, else "stopped by SIGTERM"
+    (or the signal that stopped it)."""
+    stop = stop_signal()
+    return "stopped" if stop == signal.SIGINT else f"stopped by {stop.name}"
+
+
+def stop_status() -> int:
+    """The exit status of a command stopped by a signal, as a shell reports one: 128 + its
+    number (130 for Ctrl-C, 143 for SIGTERM, 129 for SIGHUP)."""
+    return 128 + stop_signal()
+
+
+def process_alive(pid: int) -> bool:
+    """Whether a process with this pid runs (someone else's counts)."""
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+    return True

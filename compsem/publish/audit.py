@@ -1,0 +1,407 @@
+"""The split auditor: does each config keep what its split regime promises?
+
+For every config of an export folder (or of an original release read through
+``loading_scripts/``), the auditor runs the checks its regime promises (the benchmark spec's
+``audit_checks``, see ``compsem/benchmark/audit_checks.py``), the checks every regime promises (no
+duplicate within or across splits), reports the label distribution, and measures
+hypothesis-only artefacts (``compsem/benchmark/hypothesis_only.py``). A broken promise makes
+``compsem audit`` exit non-zero; the report goes to stdout, optionally to JSON, and into the
+card's audit section.
+
+    from compsem.publish.audit import audit_folder
+    report = audit_folder("hub/plane")
+    report.ok, report.broken()
+"""
+
+from __future__ import annotations
+
+import tempfile
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+
+import datasets
+import pyarrow as pa
+from datasets.utils.metadata import MetadataConfigs
+from tqdm.auto import tqdm
+
+from compsem.benchmark import audit_checks as checks
+from compsem.benchmark import card as cards
+from compsem.benchmark.audit_checks import CheckResult
+from compsem.benchmark.hypothesis_only import ProbeResult, probe
+from compsem.benchmark.size_floor import size_warnings
+from compsem.benchmark.spec import BenchmarkSpec
+from compsem.builders import BENCHMARKS, benchmark_spec
+from compsem.files.content_fingerprint import read_parquet, read_split_tables
+from compsem.files.names import card_files, check_name
+from compsem.files.output_folder import read_marker
+from compsem.files.ownership import restamp, stamp, writer_lock
+from compsem.publish.export import export_benchmark
+
+# How far the hypothesis-only probe's accuracy on validation may lie from its accuracy on test
+# where validation is promised to be drawn the way test is: a validation that shares train's
+# vocabulary gives the probe away (PLANE 2.1.0's One-IT validation: 0.999 against test's 0.50).
+VALIDATION_PROBE_GAP = 0.10
+
+
+class AuditError(ValueError):
+    """The folder cannot be audited: the message says why and what to do."""
+
+
+@dataclass
+class ConfigAudit:
+    """The audit of one config."""
+
+    config: str
+    regime: str | None
+    rows: dict[str, int]
+    checks: list[CheckResult] = field(default_factory=list)
+    probes: list[ProbeResult] = field(default_factory=list)
+    probe_field: str | None = None  # the column the hypothesis-only probe read
+
+    @property
+    def broken(self) -> list[CheckResult]:
+        return [check for check in self.checks if check.broken]
+
+
+@dataclass
+class AuditReport:
+    """Every config's audit, with what was audited."""
+
+    source: str
+    benchmark: str | None
+    version: str | None
+    configs: list[ConfigAudit]
+    card_note: str | None = None  # why the card was left as it was, where it was
+
+    @property
+    def ok(self) -> bool:
+        return not self.broken()
+
+    def broken(self) -> list[tuple[str, CheckResult]]:
+        return [(audit.config, check) for audit in self.configs for check in audit.broken]
+
+    def to_json(self) -> dict:
+        return {
+            "source": self.source,
+            "benchmark": self.benchmark,
+            "version": self.version,
+            "ok": self.ok,
+            "configs": [
+                {**asdict(audit), "broken": [check.name for check in audit.broken]}
+                for audit in self.configs
+            ],
+        }
+
+    def to_markdown(self) -> str:
+        return render_markdown(self)
+
+
+def detect_benchmark(card) -> str | None:
+    """The benchmark named in the card's ``compsem`` block. Config names alone do not say it
+    (``full`` is a config of several benchmarks, or of anyone's dataset): without a card the
+    user names the benchmark."""
+    named = cards.compsem_metadata(card).get("benchmark") if card is not None else None
+    return named if named in BENCHMARKS else None
+
+
+def read_export(folder: Path) -> dict[str, dict[str, pa.Table]]:
+    """``{config: {split: table}}`` from the card's ``configs`` (data files per split), or from
+    ``<config>/<split>-*.parquet`` folders where there is no card."""
+    folder = Path(folder)
+    if not folder.is_dir():
+        raise AuditError(f"{folder} is not a folder: pass an export folder (compsem build --out).")
+    configs: dict[str, dict[str, pa.Table]] = {}
+    if (folder / "README.md").is_file():
+        for name, config in MetadataConfigs.from_dataset_card_data(
+            cards.read_card(folder).data
+        ).items():
+            splits, source = {}, f"the card of {folder}"
+            check_name(name, "config", source)
+            for entry in config.get("data_files", []):
+                patterns = entry["path"] if isinstance(entry["path"], list) else [entry["path"]]
+                check_name(entry["split"], "split", source)
+                paths = sorted(
+                    p for pattern in patterns for p in card_files(folder, pattern, source)
+                )
+                if not paths:
+                    raise AuditError(
+                        f"The card lists {patterns} for {name}/{entry['split']} but no such file "
+                        f"is in {folder}: rebuild the export."
+                    )
+                splits[entry["split"]] = pa.concat_tables(read_parquet(p) for p in paths)
+            configs[name] = splits
+    else:
+        for path in sorted(
+            p for p in folder.iterdir() if p.is_dir() and not p.name.startswith(".")
+        ):
+            splits = read_split_tables(folder, path.name)
+            if splits:
+                configs[path.name] = splits
+    if not configs:
+        raise AuditError(f"{folder} holds no Parquet configs: point at a `compsem build` folder.")
+    return configs
+
+
+def audit_config(
+    name: str,
+    splits: dict[str, pa.Table],
+    spec: BenchmarkSpec | None = None,
+    hypothesis_only: bool = True,
+    max_hypothesis_only_aucnorm: float | None = None,
+) -> ConfigAudit:
+    """Run one config's checks: its regime's promises (where the benchmark is known), then the
+    generic ones."""
+    regime = spec.config_regime(name) if spec else None
+    input_fields = spec.audit_input_fields if spec else None
+    audit = ConfigAudit(name, regime, {split: t.num_rows for split, t in splits.items()})
+    label_names = None
+    first = next(iter(splits.values()))
+    if first.schema.metadata and b"huggingface" in first.schema.metadata:
+        label = datasets.Features.from_arrow_schema(first.schema).get("label")
+        label_names = getattr(label, "names", None)
+    generic = [
+        checks.no_duplicates_within(input_fields),
+        checks.no_duplicates_across(input_fields),
+        checks.single_label_splits(label_names),
+    ]
+    promised = spec.regime_checks(regime) if spec else []
+    for check in [*promised, *generic]:
+        audit.checks.append(check(splits))
+    if not any(c.name == "labels balanced" and c.passed is not None for c in audit.checks):
+        audit.checks.append(checks.label_distribution(names=label_names)(splits))
+    if hypothesis_only:
+        fields = spec.audit_hypothesis_fields if spec else ("hypothesis",)
+        audit.probe_field = next((f for f in fields if f in first.column_names), fields[0])
+        audit.probes = probe(splits, audit.probe_field)
+        promised = spec is not None and regime in spec.audit_validation_as_test
+        gap = validation_like_test(audit.probes, promised)
+        if gap is not None:
+            audit.checks.append(gap)
+        if max_hypothesis_only_aucnorm is not None:
+            audit.checks.append(_probe_ceiling(audit.probes, max_hypothesis_only_aucnorm))
+    return audit
+
+
+def validation_like_test(probes: list[ProbeResult], promised: bool) -> CheckResult | None:
+    """Whether the hypothesis-only probe scores validation like test (accuracy within
+    :data:`VALIDATION_PROBE_GAP`): a validation the probe finds easier than test selects models
+    for what test does not measure. None where either split has no probe accuracy."""
+    scored = {p.evaluated_on: p for p in probes if p.accuracy is not None}
+    if "validation" not in scored or "test" not in scored:
+        return None
+    validation, test = scored["validation"], scored["test"]
+    gap = abs(validation.accuracy - test.accuracy)
+    detail = (
+        f"accuracy validation {validation.accuracy:.3f}, test {test.accuracy:.3f} "
+        f"(gap {gap:.3f}); AUCnorm validation {_number(validation.aucnorm)}, "
+        f"test {_number(test.aucnorm)}"
+    )
+    return CheckResult(
+        f"validation's hypothesis-only accuracy within {VALIDATION_PROBE_GAP:g} of test's",
+        gap <= VALIDATION_PROBE_GAP + 1e-9,
+        detail,
+        promised=promised,
+        numbers={"validation": validation.accuracy, "test": test.accuracy, "gap": gap},
+    )
+
+
+def _probe_ceiling(probes: list[ProbeResult], ceiling: float) -> CheckResult:
+    name = f"hypothesis-only AUCnorm ≤ {ceiling:g}"
+    scored = [p for p in probes if p.aucnorm is not None]
+    if not scored:
+        return CheckResult(name, None, "no hypothesis-only AUCnorm to compare")
+    worst = max(scored, key=lambda p: p.aucnorm)
+    detail = f"highest {worst.aucnorm:.3f} on {worst.evaluated_on}"
+    return CheckResult(name, worst.aucnorm <= ceiling, detail)
+
+
+def audit_tables(
+    configs: dict[str, dict[str, pa.Table]],
+    source: str,
+    benchmark: str | None = None,
+    version: str | None = None,
+    hypothesis_only: bool = True,
+    max_hypothesis_only_aucnorm: float | None = None,
+) -> AuditReport:
+    spec = benchmark_spec(benchmark) if benchmark else None
+    report = AuditReport(source, benchmark, version, [])
+    for name, splits in tqdm(configs.items(), desc="Auditing configs", unit="config"):
+        report.configs.append(
+            audit_config(name, splits, spec, hypothesis_only, max_hypothesis_only_aucnorm)
+        )
+    return report
+
+
+def audit_folder(
+    folder: str | Path,
+    benchmark: str | None = None,
+    configs: list[str] | None = None,
+    hypothesis_only: bool = True,
+    max_hypothesis_only_aucnorm: float | None = None,
+    write_card: bool = True,
+) -> AuditReport:
+    """Audit an export folder; with ``write_card``, put the report into its README.md."""
+    folder = Path(folder)
+    tables = read_export(folder)
+    if configs:
+        unknown = sorted(set(configs) - set(tables))
+        if unknown:
+            raise AuditError(f"{folder} has no config(s) {unknown}; it has {sorted(tables)}.")
+        tables = {name: tables[name] for name in configs}
+    card = cards.read_card(folder) if (folder / "README.md").is_file() else None
+    benchmark = benchmark or detect_benchmark(card)
+    if benchmark is None:
+        raise AuditError(
+            f"Cannot tell which benchmark {folder} holds: it has no compsem card (README.md) and "
+            f"its configs {sorted(tables)} name none; pass --benchmark NAME "
+            f"(one of {', '.join(BENCHMARKS)})."
+        )
+    version = cards.compsem_metadata(card).get("version") if card is not None else None
+    report = audit_tables(
+        tables, str(folder), benchmark, version, hypothesis_only, max_hypothesis_only_aucnorm
+    )
+    if write_card and card is not None:
+        report.card_note = write_audit_section(folder, report)
+    return report
+
+
+def audit_release(
+    benchmark: str,
+    release: str | Path,
+    configs: list[str] | None = None,
+    hypothesis_only: bool = True,
+    max_hypothesis_only_aucnorm: float | None = None,
+) -> AuditReport:
+    """Audit a benchmark's original release, read by its builder's ``original_release`` input
+    (the readers in ``loading_scripts/``), config by config as our schema."""
+    originals = benchmark_spec(benchmark).original_configs
+    if not originals:
+        raise AuditError(f"{benchmark} has no reader for its original release.")
+    names = configs or originals
+    unknown = sorted(set(names) - set(originals))
+    if unknown:
+        raise AuditError(f"{unknown} are not original {benchmark} configs; use {originals}.")
+    with tempfile.TemporaryDirectory(prefix="compsem-audit-") as scratch:
+        out = Path(scratch) / benchmark
+        export_benchmark(benchmark, out, names, original_release=str(release))
+        tables = read_export(out)
+    return audit_tables(
+        tables,
+        f"{benchmark} original release ({release})",
+        benchmark,
+        "original release",
+        hypothesis_only,
+        max_hypothesis_only_aucnorm,
+    )
+
+
+def _result(check: CheckResult) -> str:
+    if check.passed is None:
+        return "info"
+    if check.passed:
+        return "pass"
+    return "**BROKEN**" if check.promised else "fail"
+
+
+def _cell(text: str) -> str:
+    return text.replace("|", "\\|").replace("\n", " ")
+
+
+def _number(value: float | None, percent: bool = False) -> str:
+    if value is None:
+        return "–"
+    return f"{100 * value:.1f}%" if percent else f"{value:.3f}"
+
+
+def _failed_unpromised(report: AuditReport) -> str:
+    """``; N informational check(s) fail (not promised): name (configs); …`` for the checks
+    that failed without being promised (none breaks the audit), or nothing where none did."""
+    failed: dict[str, list[str]] = {}
+    for audit in report.configs:
+        for check in audit.checks:
+            if check.passed is False and not check.promised:
+                failed.setdefault(check.name, []).append(audit.config)
+    if not failed:
+        return ""
+    count = sum(len(configs) for configs in failed.values())
+    named = "; ".join(f"{name} ({', '.join(configs)})" for name, configs in failed.items())
+    return f"; **{count} informational check(s) fail** (not promised): {named}"
+
+
+def render_markdown(report: AuditReport) -> str:
+    """The report as Markdown: a summary, every check per config, the hypothesis-only table."""
+    broken = report.broken()
+    what = report.benchmark or "this dataset"
+    if report.version:
+        what += f" {report.version}"
+    too_small = size_warnings(
+        {"config": audit.config, "split": split, "rows": rows}
+        for audit in report.configs
+        for split, rows in audit.rows.items()
+    )
+    lines = [
+        f"`compsem audit` checked {len(report.configs)} config(s) of {what}: "
+        + (
+            "every promise holds"
+            if not broken
+            else f"**{len(broken)} broken promise(s)** in "
+            f"{', '.join(sorted({config for config, _ in broken}))}"
+        )
+        + _failed_unpromised(report)
+        + ".",
+        *(f"\n**Too small to rank models**: {warning}" for warning in too_small),
+        "",
+        "| config | regime | check | result | detail |",
+        "|---|---|---|---|---|",
+    ]
+    for audit in report.configs:
+        for check in audit.checks:
+            lines.append(
+                f"| {audit.config} | {audit.regime or '–'} | {check.name} | {_result(check)} "
+                f"| {_cell(check.detail)} |"
+            )
+    probes = [(audit, p) for audit in report.configs for p in audit.probes]
+    fields = list(dict.fromkeys(audit.probe_field for audit, _ in probes))
+    if probes:
+        lines += [
+            "",
+            "Hypothesis-only artefacts: a bag-of-words logistic regression on "
+            f"{' or '.join(f'`{f}`' for f in fields)} alone (without the rest of the input), "
+            "as the BoOQA paper uses hypothesis-only models. Accuracy near the majority "
+            "baseline (always the training set's commonest label) and AUCnorm near 0 mean the "
+            "hypothesis alone gives little away. No AUCnorm where the probe scores every row "
+            "alike (tied: none of the words it learned occurs there) or the split has one label.",
+            "",
+            "| config | trained on | evaluated on | rows | accuracy | majority | AUCnorm |",
+            "|---|---|---|---:|---:|---:|---:|",
+        ]
+        for audit, p in probes:
+            config = audit.config + (f" (`{audit.probe_field}`)" if len(fields) > 1 else "")
+            lines.append(
+                f"| {config} | {p.trained_on} ({p.train_rows}) | {p.evaluated_on} | {p.rows} "
+                f"| {_number(p.accuracy, True)} | {_number(p.majority_accuracy, True)} "
+                f"| {_number(p.aucnorm)}{f' ({p.note})' if p.note else ''} |"
+            )
+    return "\n".join(lines)
+
+
+def write_audit_section(folder: Path, report: AuditReport) -> str | None:
+    """Replace the audit section of ``folder``'s card with ``report`` (atomically, keeping the
+    card's permissions) when compsem wrote the export and its card is as compsem left it; else
+    leave the card alone and return why."""
+    folder = Path(folder)
+    path = folder / "README.md"
+    with writer_lock(folder):
+        marker = read_marker(folder)
+        if marker is None or path.is_symlink() or marker["files"].get("README.md") != stamp(path):
+            return (
+                f"{path} was left as it is: compsem writes the audit only into the card of an "
+                "export it wrote, unchanged since; the report is printed above (--json FILE "
+                "writes it to a file)."
+            )
+        text = cards.replace_audit_section(
+            path.read_text(encoding="utf-8"), render_markdown(report)
+        )
+        cards.write_text_atomically(path, text)
+        restamp(folder, "README.md")
+    return None
