@@ -25,7 +25,7 @@ import zlib
 from collections import Counter, defaultdict
 from pathlib import Path
 
-from compsem.builders.rnpc.agreement import (
+from compsem.builders.rnpc.labels.agreement import (
     TASKS,
     label_row,
     release_lexicon,

@@ -70,7 +70,7 @@ from collections import Counter
 from pathlib import Path
 
 from compsem.benchmark.hypothesis_only import probe
-from compsem.builders.rnpc.agreement import holds_privative, label_row, reading_slots
+from compsem.builders.rnpc.labels.agreement import holds_privative, label_row, reading_slots
 from compsem.harness.data.benchmark import load_benchmark
 from compsem.harness.models.device import DEVICES, PRECISIONS
 from compsem.harness.training.finetune import FineTuning

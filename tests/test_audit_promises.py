@@ -25,8 +25,8 @@ from compsem.publish.audit import (
     audit_folder,
     audit_release,
     audit_tables,
-    render_markdown,
 )
+from compsem.publish.audit_report import render_markdown
 from tests.publish_helpers import run_cli
 from tests.test_original_release import write_release
 

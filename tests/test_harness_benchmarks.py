@@ -7,7 +7,7 @@ benchmarks end to end and books its scores per group, not how well MiniLM does.
 
 import pytest
 
-from compsem.builders.rnpc.rules import EPC_LABELS
+from compsem.builders.rnpc.labels.rules import EPC_LABELS
 from compsem.harness.results.files import read_results
 from compsem.publish.export import export_benchmark
 from tests.harness_data import compsem, minilm_with_head

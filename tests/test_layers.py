@@ -231,3 +231,18 @@ def test_each_benchmark_folder_has_a_readme_naming_every_module():
         ]
         missing = [m for m in modules if f"`{m}`" not in readme]
         assert not missing, f"{package.name}/README.md does not say what these do: {missing}"
+
+
+# evaluate copies a metric script on its own, so it cannot import a second module of its own.
+STANDALONE = {"metrics/consistency/consistency.py"}
+
+
+def test_no_module_is_longer_than_a_newcomer_reads_at_once():
+    long = [
+        f"{path.relative_to(ROOT)}: {lines} lines"
+        for top in ("compsem", "builders", "loading_scripts", "metrics")
+        for path in sorted((ROOT / top).rglob("*.py"))
+        if path.relative_to(ROOT).as_posix() not in STANDALONE
+        and (lines := len(path.read_text().splitlines())) > MOST_LINES
+    ]
+    assert not long, "split these by what they do:\n" + "\n".join(long)

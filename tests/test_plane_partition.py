@@ -10,13 +10,8 @@ import pytest
 
 from compsem.builders.plane.config import PlaneConfig
 from compsem.builders.plane.items.pool import build_item_pool
-from compsem.builders.plane.splits.partition import (
-    Hyperedges,
-    _Moves,
-    _score,
-    optimise_sides,
-    partition_vocabulary,
-)
+from compsem.builders.plane.splits.balancing import _Feasibility, balanced_rows, label_bounds
+from compsem.builders.plane.splits.partition import partition_vocabulary
 from compsem.builders.plane.splits.regimes import (
     MIN_INTENSIONAL_PHRASES,
     PARTITION_STEP,
@@ -28,12 +23,8 @@ from compsem.builders.plane.splits.regimes import (
     search_partitions,
     search_pool,
 )
-from compsem.builders.plane.splits.vocabulary import (
-    ItemCodes,
-    _Feasibility,
-    balanced_rows,
-    label_bounds,
-)
+from compsem.builders.plane.splits.search import Hyperedges, Moves, _score, optimise_sides
+from compsem.builders.plane.splits.vocabulary import ItemCodes
 from compsem.files.fingerprint import cache_path
 from compsem.pipeline.process_guard import guarded_map
 from compsem.resources.lexicon import ADJECTIVE_CLASSES
@@ -141,7 +132,7 @@ def test_moves_predict_the_counts_after_each_single_move(n_sides):
     rng = np.random.default_rng(1)
     edges = random_edges(rng, n_sides=n_sides)
     side = rng.integers(0, n_sides, edges.n_words)
-    counts, loss, gain = _Moves(edges, cues=False).evaluate(side)
+    counts, loss, gain = Moves(edges, cues=False).evaluate(side)
     assert (counts == kept_counts(edges, side)).all()
     for word in range(edges.n_words):
         here = side[word]
@@ -163,7 +154,7 @@ def test_the_search_counts_the_rows_cue_removal_leaves_on_each_side(seed):
     rng = np.random.default_rng(10 + seed)
     edges = random_edges(rng, n_sides=2 + seed % 2)
     side = rng.integers(0, edges.n_sides, edges.n_words)
-    counts, _, _ = _Moves(edges).evaluate(side)
+    counts, _, _ = Moves(edges).evaluate(side)
     assert (counts == kept_counts(edges, side, cues=True)).all()
     assert counts.sum() < kept_counts(edges, side).sum()  # cue removal does drop rows here
 

@@ -13,14 +13,16 @@ from compsem.builders.plane.config import (
     VALIDATION_FRACTIONS,
     PlaneConfig,
 )
+from compsem.builders.plane.splits.balancing import (
+    _quota_sample,
+    _swap_in_partners,
+    balance,
+    cue_free_rows,
+)
 from compsem.builders.plane.splits.partition import partition_vocabulary
 from compsem.builders.plane.splits.vocabulary import (
     SPLITS,
     ItemCodes,
-    _cue_free,
-    _quota_sample,
-    _swap_in_partners,
-    balance,
     nouns_with_every_class,
     rows_within_sides,
 )
@@ -86,7 +88,7 @@ def test_no_word_is_shared_between_any_two_sides_in_any_role(partitioned):
 def test_the_search_counts_what_cue_removal_leaves_of_each_side(partitioned):
     items, partition, splits = partitioned
     for index, rows in enumerate(splits.values()):
-        kept = _cue_free(items, rows)
+        kept = cue_free_rows(items, rows)
         cells = np.bincount(
             (items.inference_type[kept] - 1) * 2 + items.label[kept], minlength=6
         ).reshape(3, 2)
@@ -107,7 +109,7 @@ def test_balancing_keeps_what_the_search_counts_on_every_side(partitioned):
 def test_swapping_in_partners_keeps_every_cell_and_leaves_fewer_cues(seed):
     rng = np.random.default_rng(seed)
     items = table_1_items(rng, n_nouns=160)
-    rows = _cue_free(items, np.arange(len(items.label)))
+    rows = cue_free_rows(items, np.arange(len(items.label)))
     sample = _quota_sample(items, rows, (1, 2, 3), rng, FLOOR)
     swapped = _swap_in_partners(items, sample, rows, rng)
 
@@ -116,8 +118,8 @@ def test_swapping_in_partners_keeps_every_cell_and_leaves_fewer_cues(seed):
 
     assert np.isin(swapped, rows).all() and len(np.unique(swapped)) == len(swapped)
     assert (cells(swapped) == cells(sample)).all()
-    assert len(_cue_free(items, swapped)) >= len(_cue_free(items, sample))
-    assert len(_cue_free(items, swapped)) > 0
+    assert len(cue_free_rows(items, swapped)) >= len(cue_free_rows(items, sample))
+    assert len(cue_free_rows(items, swapped)) > 0
 
 
 def test_a_noun_sampled_with_one_label_gets_its_other_label_by_a_swap():
@@ -138,7 +140,7 @@ def test_a_noun_sampled_with_one_label_gets_its_other_label_by_a_swap():
         items, np.array([0, 1, 2, 4]), np.arange(5), np.random.default_rng(0)
     )
     assert swapped.tolist() in ([0, 1, 2, 3], [0, 1, 3, 4])
-    assert len(_cue_free(items, swapped)) == 4
+    assert len(cue_free_rows(items, swapped)) == 4
 
 
 @pytest.mark.parametrize("flag", [[], ["--validation-fraction", "0.3"]])

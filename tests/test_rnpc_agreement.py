@@ -11,18 +11,20 @@ from pathlib import Path
 import pytest
 from datasets import Dataset, load_dataset
 
-from compsem.builders.rnpc.agreement import (
+from compsem.builders.rnpc.labels.agreement import (
     baselines,
-    event_stance,
-    event_time,
     label_row,
-    modifier_restatement,
-    negated,
     release_slots,
     rule_agreement,
     slot_table,
 )
-from compsem.builders.rnpc.rules import Slot, epc, modifier_time
+from compsem.builders.rnpc.labels.events import (
+    event_stance,
+    event_time,
+    modifier_restatement,
+    negated,
+)
+from compsem.builders.rnpc.labels.rules import Slot, epc, modifier_time
 from compsem.builders.rnpc.words.nouns import load_events
 from compsem.builders.rnpc.words.places import place_relation
 from compsem.builders.rnpc.words.second_nouns import names_people, noun_relation

@@ -17,10 +17,10 @@ import pytest
 from datasets import ClassLabel, load_dataset
 
 from compsem.benchmark.hypothesis_only import probe
-from compsem.builders.rnpc import tasks
+from compsem.builders.rnpc import realisation
 from compsem.builders.rnpc.audit import majority_probe
 from compsem.builders.rnpc.config import LEARNING_CURVE_SIZES, RnpcConfig
-from compsem.builders.rnpc.rules import RULES
+from compsem.builders.rnpc.labels.catalogue import RULES
 from compsem.builders.rnpc.shortcut_balance import SINGLE_SHARE, SPTE_SINGLE_SHARE
 from compsem.builders.rnpc.words.noun_phrases import plural_form
 from compsem.builders.rnpc.words.nouns import load_events, load_nouns, load_second_nouns
@@ -505,10 +505,12 @@ def test_epc_events_are_the_nouns_events_of_their_stance(challenge):
     against it or the denial of one in keeping."""
     events = load_events()
     listed = {(row["noun"], row["event"], row["stance"]) for row in events.to_pylist()}
-    said = listed | {(n, tasks.denied(e), "against") for n, e, s in listed if s == "in_keeping"}
-    assert tasks.denied("fires bullets") == "does not fire bullets"
-    assert tasks.denied("can be eaten") == "cannot be eaten"
-    assert tasks.denied("carries passengers") == "does not carry passengers"
+    said = listed | {
+        (n, realisation.denied(e), "against") for n, e, s in listed if s == "in_keeping"
+    }
+    assert realisation.denied("fires bullets") == "does not fire bullets"
+    assert realisation.denied("can be eaten") == "cannot be eaten"
+    assert realisation.denied("carries passengers") == "does not carry passengers"
     stated_against = 0
     for row in challenge["epc"].itertuples():
         assert (row.noun, row.event, row.event_stance) in said, row

@@ -9,7 +9,7 @@ import pyarrow as pa
 from compsem.benchmark.audit_checks import CheckResult, label_balance, vocabulary_disjoint
 from compsem.benchmark.size_floor import MIN_TEST_ROWS
 from compsem.builders.rnpc.config import LEARNING_CURVE_SIZES
-from compsem.builders.rnpc.rules import RULES
+from compsem.builders.rnpc.labels.catalogue import RULES
 from compsem.builders.rnpc.shortcut_balance import SPTE_SINGLE_SHARE
 from compsem.builders.rnpc.tasks import LABEL_NAMES
 

@@ -7,7 +7,7 @@ from dataclasses import dataclass
 import datasets
 
 from compsem.benchmark.settings import build_setting
-from compsem.builders.rnpc.rules import EPC_LABELS, SPTE_LABELS
+from compsem.builders.rnpc.labels.rules import EPC_LABELS, SPTE_LABELS
 from compsem.builders.rnpc.tasks import LABEL_NAMES, TASKS
 
 REGIMES = ("split", "challenge", "original")

@@ -13,11 +13,10 @@ import pyarrow.parquet as pq
 
 from compsem.benchmark.settings import setting_fields
 from compsem.builders.rnpc.config import FEATURES, ID_FIELDS, PLANE_CACHE, RnpcConfig
+from compsem.builders.rnpc.realisation import TaskInputs, balance_cells
 from compsem.builders.rnpc.tasks import (
     LABEL_NAMES,
     TASKS,
-    TaskInputs,
-    balance_cells,
     generate,
     learning_curve_order,
     spread_take,

@@ -4,7 +4,7 @@ EPC as Event 2's plausibility compared with Event 1's (RNPC §3), three choices.
 from __future__ import annotations
 
 from compsem.benchmark.prompts import NLI, LLMPrompt
-from compsem.builders.rnpc.rules import EPC_LABELS
+from compsem.builders.rnpc.labels.rules import EPC_LABELS
 
 PLAUSIBILITY = tuple(EPC_LABELS)
 EPC = LLMPrompt(

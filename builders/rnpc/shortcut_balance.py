@@ -123,7 +123,7 @@ def balance_mpte(
     strict: bool = False,
 ) -> np.ndarray | None:
     """:func:`compsem.builders.rnpc.tasks.balance` for MPTE ``candidates``
-    (:class:`~compsem.builders.rnpc.tasks.Candidates`): few items whose hypothesis, the kept
+    (:class:`~compsem.builders.rnpc.realisation.Candidates`): few items whose hypothesis, the kept
     modifier and the kind of N' it shows, decides the label; and items about people and about
     things in equal numbers of each label (:data:`GROUPS`)."""
     hypothesis = candidates.hypothesis.astype(str)

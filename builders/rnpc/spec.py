@@ -10,14 +10,14 @@ import pyarrow as pa
 from compsem.benchmark.card import WORDNET_LICENSE, template_path
 from compsem.benchmark.presets import Preset
 from compsem.benchmark.spec import BenchmarkSpec
-from compsem.builders.rnpc.agreement import rule_agreement
 from compsem.builders.rnpc.audit import AUDIT_CHECKS
 from compsem.builders.rnpc.baselines import BASELINES
 from compsem.builders.rnpc.builder import Rnpc
 from compsem.builders.rnpc.config import LEARNING_CURVE_SIZES, ORIGINAL_CONFIGS, RnpcConfig
 from compsem.builders.rnpc.generation import generation_key, load_inputs, task_splits
+from compsem.builders.rnpc.labels.agreement import rule_agreement
+from compsem.builders.rnpc.labels.catalogue import RULES
 from compsem.builders.rnpc.llm_prompts import LLM_PROMPTS
-from compsem.builders.rnpc.rules import RULES
 from compsem.builders.rnpc.shortcut_balance import SINGLE_SHARE, SPTE_SINGLE_SHARE
 from compsem.builders.rnpc.tasks import ABSTRACT_WEIGHTS, TASKS
 from compsem.resources.modifiers import CATEGORIES

@@ -16,7 +16,6 @@ card's audit section.
 from __future__ import annotations
 
 import tempfile
-from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
 import datasets
@@ -28,13 +27,16 @@ from compsem.benchmark import audit_checks as checks
 from compsem.benchmark import card as cards
 from compsem.benchmark.audit_checks import CheckResult
 from compsem.benchmark.hypothesis_only import ProbeResult, probe
-from compsem.benchmark.size_floor import size_warnings
 from compsem.benchmark.spec import BenchmarkSpec
 from compsem.builders import BENCHMARKS, benchmark_spec
 from compsem.files.content_fingerprint import read_parquet, read_split_tables
 from compsem.files.names import card_files, check_name
-from compsem.files.output_folder import read_marker
-from compsem.files.ownership import restamp, stamp, writer_lock
+from compsem.publish.audit_report import (
+    AuditReport,
+    ConfigAudit,
+    format_number,
+    write_audit_section,
+)
 from compsem.publish.export import export_benchmark
 
 # How far the hypothesis-only probe's accuracy on validation may lie from its accuracy on test
@@ -45,55 +47,6 @@ VALIDATION_PROBE_GAP = 0.10
 
 class AuditError(ValueError):
     """The folder cannot be audited: the message says why and what to do."""
-
-
-@dataclass
-class ConfigAudit:
-    """The audit of one config."""
-
-    config: str
-    regime: str | None
-    rows: dict[str, int]
-    checks: list[CheckResult] = field(default_factory=list)
-    probes: list[ProbeResult] = field(default_factory=list)
-    probe_field: str | None = None  # the column the hypothesis-only probe read
-
-    @property
-    def broken(self) -> list[CheckResult]:
-        return [check for check in self.checks if check.broken]
-
-
-@dataclass
-class AuditReport:
-    """Every config's audit, with what was audited."""
-
-    source: str
-    benchmark: str | None
-    version: str | None
-    configs: list[ConfigAudit]
-    card_note: str | None = None  # why the card was left as it was, where it was
-
-    @property
-    def ok(self) -> bool:
-        return not self.broken()
-
-    def broken(self) -> list[tuple[str, CheckResult]]:
-        return [(audit.config, check) for audit in self.configs for check in audit.broken]
-
-    def to_json(self) -> dict:
-        return {
-            "source": self.source,
-            "benchmark": self.benchmark,
-            "version": self.version,
-            "ok": self.ok,
-            "configs": [
-                {**asdict(audit), "broken": [check.name for check in audit.broken]}
-                for audit in self.configs
-            ],
-        }
-
-    def to_markdown(self) -> str:
-        return render_markdown(self)
 
 
 def detect_benchmark(card) -> str | None:
@@ -193,8 +146,8 @@ def validation_like_test(probes: list[ProbeResult], promised: bool) -> CheckResu
     gap = abs(validation.accuracy - test.accuracy)
     detail = (
         f"accuracy validation {validation.accuracy:.3f}, test {test.accuracy:.3f} "
-        f"(gap {gap:.3f}); AUCnorm validation {_number(validation.aucnorm)}, "
-        f"test {_number(test.aucnorm)}"
+        f"(gap {gap:.3f}); AUCnorm validation {format_number(validation.aucnorm)}, "
+        f"test {format_number(test.aucnorm)}"
     )
     return CheckResult(
         f"validation's hypothesis-only accuracy within {VALIDATION_PROBE_GAP:g} of test's",
@@ -293,115 +246,3 @@ def audit_release(
         hypothesis_only,
         max_hypothesis_only_aucnorm,
     )
-
-
-def _result(check: CheckResult) -> str:
-    if check.passed is None:
-        return "info"
-    if check.passed:
-        return "pass"
-    return "**BROKEN**" if check.promised else "fail"
-
-
-def _cell(text: str) -> str:
-    return text.replace("|", "\\|").replace("\n", " ")
-
-
-def _number(value: float | None, percent: bool = False) -> str:
-    if value is None:
-        return "–"
-    return f"{100 * value:.1f}%" if percent else f"{value:.3f}"
-
-
-def _failed_unpromised(report: AuditReport) -> str:
-    """``; N informational check(s) fail (not promised): name (configs); …`` for the checks
-    that failed without being promised (none breaks the audit), or nothing where none did."""
-    failed: dict[str, list[str]] = {}
-    for audit in report.configs:
-        for check in audit.checks:
-            if check.passed is False and not check.promised:
-                failed.setdefault(check.name, []).append(audit.config)
-    if not failed:
-        return ""
-    count = sum(len(configs) for configs in failed.values())
-    named = "; ".join(f"{name} ({', '.join(configs)})" for name, configs in failed.items())
-    return f"; **{count} informational check(s) fail** (not promised): {named}"
-
-
-def render_markdown(report: AuditReport) -> str:
-    """The report as Markdown: a summary, every check per config, the hypothesis-only table."""
-    broken = report.broken()
-    what = report.benchmark or "this dataset"
-    if report.version:
-        what += f" {report.version}"
-    too_small = size_warnings(
-        {"config": audit.config, "split": split, "rows": rows}
-        for audit in report.configs
-        for split, rows in audit.rows.items()
-    )
-    lines = [
-        f"`compsem audit` checked {len(report.configs)} config(s) of {what}: "
-        + (
-            "every promise holds"
-            if not broken
-            else f"**{len(broken)} broken promise(s)** in "
-            f"{', '.join(sorted({config for config, _ in broken}))}"
-        )
-        + _failed_unpromised(report)
-        + ".",
-        *(f"\n**Too small to rank models**: {warning}" for warning in too_small),
-        "",
-        "| config | regime | check | result | detail |",
-        "|---|---|---|---|---|",
-    ]
-    for audit in report.configs:
-        for check in audit.checks:
-            lines.append(
-                f"| {audit.config} | {audit.regime or '–'} | {check.name} | {_result(check)} "
-                f"| {_cell(check.detail)} |"
-            )
-    probes = [(audit, p) for audit in report.configs for p in audit.probes]
-    fields = list(dict.fromkeys(audit.probe_field for audit, _ in probes))
-    if probes:
-        lines += [
-            "",
-            "Hypothesis-only artefacts: a bag-of-words logistic regression on "
-            f"{' or '.join(f'`{f}`' for f in fields)} alone (without the rest of the input), "
-            "as the BoOQA paper uses hypothesis-only models. Accuracy near the majority "
-            "baseline (always the training set's commonest label) and AUCnorm near 0 mean the "
-            "hypothesis alone gives little away. No AUCnorm where the probe scores every row "
-            "alike (tied: none of the words it learned occurs there) or the split has one label.",
-            "",
-            "| config | trained on | evaluated on | rows | accuracy | majority | AUCnorm |",
-            "|---|---|---|---:|---:|---:|---:|",
-        ]
-        for audit, p in probes:
-            config = audit.config + (f" (`{audit.probe_field}`)" if len(fields) > 1 else "")
-            lines.append(
-                f"| {config} | {p.trained_on} ({p.train_rows}) | {p.evaluated_on} | {p.rows} "
-                f"| {_number(p.accuracy, True)} | {_number(p.majority_accuracy, True)} "
-                f"| {_number(p.aucnorm)}{f' ({p.note})' if p.note else ''} |"
-            )
-    return "\n".join(lines)
-
-
-def write_audit_section(folder: Path, report: AuditReport) -> str | None:
-    """Replace the audit section of ``folder``'s card with ``report`` (atomically, keeping the
-    card's permissions) when compsem wrote the export and its card is as compsem left it; else
-    leave the card alone and return why."""
-    folder = Path(folder)
-    path = folder / "README.md"
-    with writer_lock(folder):
-        marker = read_marker(folder)
-        if marker is None or path.is_symlink() or marker["files"].get("README.md") != stamp(path):
-            return (
-                f"{path} was left as it is: compsem writes the audit only into the card of an "
-                "export it wrote, unchanged since; the report is printed above (--json FILE "
-                "writes it to a file)."
-            )
-        text = cards.replace_audit_section(
-            path.read_text(encoding="utf-8"), render_markdown(report)
-        )
-        cards.write_text_atomically(path, text)
-        restamp(folder, "README.md")
-    return None

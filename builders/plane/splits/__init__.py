@@ -1,2 +1,3 @@
-"""PLANE's splits: the GOoD and One-IT vocabulary partition (``partition``), split algorithms over
-integer-coded items (``vocabulary``) and every regime (``regimes``)."""
+"""PLANE's splits: the GOoD and One-IT vocabulary partition (``partition``) and its local search
+(``search``), split algorithms over integer-coded items (``vocabulary``), balancing labels and
+inference types (``balancing``) and every regime (``regimes``)."""

@@ -20,12 +20,12 @@ from compsem.builders.plane.config import (
 from compsem.builders.plane.items.hypernyms import unigram_hypernyms
 from compsem.builders.plane.items.pool import build_item_pool
 from compsem.builders.plane.prompts import two_shot_prompts
+from compsem.builders.plane.splits.balancing import balance
 from compsem.builders.plane.splits.partition import balanced_ceiling, partition_vocabulary
 from compsem.builders.plane.splits.vocabulary import (
     SPLITS,
     ItemCodes,
     atoms_seen_in,
-    balance,
     compound_sides,
     nouns_with_every_class,
     rows_within_sides,

@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pyarrow as pa
 
-from compsem.builders.rnpc.rules import EVENT_STANCES
+from compsem.builders.rnpc.labels.rules import EVENT_STANCES
 from compsem.resources.lexicon import LexiconError
 from compsem.resources.modifiers import ROLES, SUPERSENSES, data_path, read_tsv
 from compsem.resources.wordnet import wordnet

@@ -3,7 +3,7 @@
 MPTE's label depends on how N' relates to N (RNPC §3): a modifier that judges the role N carries
 over to a hypernym of N (a skillful surgeon who is a doctor is a skillful doctor) but not to
 another noun of the same entity (a skillful surgeon who is a father, or a pianist). Each noun
-gets its options per relation of :data:`compsem.builders.rnpc.rules.RELATIONS`:
+gets its options per relation of :data:`compsem.builders.rnpc.labels.rules.RELATIONS`:
 
 * ``hypernym``: a listed hypernym (``rnpc_hypernyms.tsv``) among the WordNet ancestors of N's
   sense (surgeon → doctor, gun → weapon, mouse → animal);
@@ -22,7 +22,7 @@ import functools
 
 import pyarrow as pa
 
-from compsem.builders.rnpc.rules import RELATIONS
+from compsem.builders.rnpc.labels.rules import RELATIONS
 from compsem.builders.rnpc.words.noun_phrases import Vocabulary
 from compsem.resources.wordnet import wordnet
 
