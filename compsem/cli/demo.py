@@ -263,9 +263,11 @@ def add_demo_command(commands) -> None:
         formatter_class=HelpFormatter,
         help="build every benchmark on the embedded defaults and summarise",
         description="Build every benchmark on the embedded defaults, print a summary table "
-        "per benchmark, then run the quick reference baselines (`compsem baselines --quick`: "
+        "per benchmark, and run the quick reference baselines (`compsem baselines --quick`: "
         "MiniLM fine-tuned at each paper's preset, SmolLM2 zero-shot, BoOQA's AUCnorm, "
-        "Montague's tables) into OUT/baselines and print where their results page is. A "
+        "Montague's tables) into OUT/baselines, printing their leaderboards and where their "
+        "results page is: first for the benchmarks whose builds take seconds, then for those "
+        "whose builds parse a corpus (minutes on a first run, cached after). A "
         "second run keeps each export built from the same code, packages and settings (and "
         "untouched since) instead of building it again, and each baseline run done with the "
         "same settings on the same export; `compsem build` always builds.",
