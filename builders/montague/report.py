@@ -11,7 +11,7 @@ from pathlib import Path
 import numpy as np
 
 from compsem.benchmark.spec import EmbeddingTests, Heatmap
-from compsem.builders.montague.lexicon import ADJECTIVE_TYPES, TYPE_CODES
+from compsem.builders.montague.lexicon import ADJECTIVE_TYPES, NOUN, TYPE_CODES
 from compsem.builders.montague.tables import (
     ALL_TYPES,
     HEATMAPS,
@@ -21,8 +21,6 @@ from compsem.builders.montague.tables import (
     scores_tsv,
 )
 from compsem.files.output_folder import atomic_folder
-
-NOUN = "noun"  # the type an export gives a noun
 
 REPORT_KIND = "Montague embedding report"
 

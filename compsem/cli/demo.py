@@ -89,6 +89,7 @@ def first_run_note(names: list[str]) -> str:
 def run_demo(args: argparse.Namespace, runs: list, log: Path) -> int:
     started = time.perf_counter()
     print(first_run_note(args.benchmarks), flush=True)
+    exports = {name: args.out / name for name in args.benchmarks}
     done: list = []
     for phase in demo_phases(args.benchmarks):
         for name in phase:
@@ -100,7 +101,6 @@ def run_demo(args: argparse.Namespace, runs: list, log: Path) -> int:
             example = spec.builder.DEFAULT_CONFIG_NAME
             print(f"\nExported to {out}/ — load_dataset({str(out)!r}, {example!r})", flush=True)
         print(f"\n## Reference baselines on {', '.join(phase)} (compsem baselines --quick)\n")
-        exports = {name: args.out / name for name in args.benchmarks}
         phase_runs = [run for run in runs if run.benchmark in phase]
         out = args.out / "baselines"
         baseline_runs().run_baselines(phase_runs, exports, out, quick=True, earlier=done)

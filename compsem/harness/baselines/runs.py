@@ -19,7 +19,7 @@ from compsem.builders import BENCHMARKS
 from compsem.files.output_folder import Wording, atomic_folder, read_marker
 from compsem.harness.data.benchmark import card_metadata
 from compsem.harness.embed.report import command_line
-from compsem.harness.embed.run import embedding_benchmarks, run_embed
+from compsem.harness.embed.run import run_embed
 from compsem.harness.models.offline import model_path
 from compsem.harness.report.leaderboard import leaderboards
 from compsem.harness.report.run import run_report
@@ -54,7 +54,7 @@ def _embed(dataset, phrase_sets, out, options):
     models = list(options["models"])
     report = run_embed(models, dataset, phrase_sets=list(phrase_sets))
     command = command_line(dataset, models, phrase_sets=phrase_sets)
-    embedding_benchmarks()[report["benchmark"]].write_report(report, out / "report", command)
+    BENCHMARKS[report["benchmark"]].embedding.write_report(report, out / "report", command)
 
 
 def check_targets(runs: Sequence[Baseline], out: Path, quick: bool) -> None:
@@ -126,8 +126,9 @@ def run_baselines(
     print("\n" + leaderboards(results, sources))
     for _, report in embeds:
         models = ", ".join(model["label"] for model in report["models"])
-        print(f"\n### {BENCHMARKS[report['benchmark']].heading}: {models}\n")
-        print(embedding_benchmarks()[report["benchmark"]].tables(report, "####"))
+        spec = BENCHMARKS[report["benchmark"]]
+        print(f"\n### {spec.heading}: {models}\n")
+        print(spec.embedding.tables(report, "####"))
     print(
         f"\nBaselines done in {(time.perf_counter() - started) / 60:.1f} min; results page "
         f"{Path(out) / 'index.html'} (Markdown twin index.md)"

@@ -7,8 +7,9 @@ import shlex
 import time
 from pathlib import Path
 
+from compsem.builders import BENCHMARKS
 from compsem.harness.embed.models import MINILM
-from compsem.harness.embed.run import embedding_benchmarks, run_embed
+from compsem.harness.embed.run import run_embed
 
 
 def command_line(
@@ -39,7 +40,7 @@ def demo_table(export: Path) -> str:
     seconds = time.perf_counter() - start
     phrases = report["phrase_sets"]["an"]
     return (
-        embedding_benchmarks()[report["benchmark"]].demo_table(report)
+        BENCHMARKS[report["benchmark"]].embedding.demo_table(report)
         + f"\n\nall-MiniLM-L6-v2 on the {phrases} AN phrases of Appendix A ({seconds:.1f} s); "
         f"all tables, AAN included: `compsem embed --dataset {export} --model {MINILM} "
         "--out DIR`."
