@@ -185,4 +185,6 @@ SPEC = BenchmarkSpec(
     },
     llm_prompts=LLM_PROMPTS,
     aucnorm=True,
+    # a hypothesis and its 1-2 negatives are drawn together (audit.py: one positive per bundle)
+    cluster_fields=("bundle_id",),
 )

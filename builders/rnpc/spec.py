@@ -364,4 +364,6 @@ SPEC = BenchmarkSpec(
     changelog=CHANGELOG,
     export_files=export_files,
     llm_prompts=LLM_PROMPTS,
+    # every premise and hypothesis (event) of a task is made from one source NP
+    cluster_fields=("np",),
 )

@@ -143,6 +143,8 @@ SPEC = BenchmarkSpec(
     statistics_fields=("kind", "rule", "inference_type"),
     vocabulary_fields=("verb", "nat_rule", "s_id"),
     llm_prompts=LLM_PROMPTS,
+    # the pairs composed from one sentence S share its premise and its verb
+    cluster_fields=("s_id",),
     audit_checks=AUDIT_CHECKS,
     changelog=CHANGELOG,
 )

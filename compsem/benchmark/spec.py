@@ -182,6 +182,10 @@ class BenchmarkSpec:
             those with a ``quick`` entry).
         aucnorm: whether the paper ranks rows by P(positive) and scores them by AUCnorm
             (BoOQA §4.2): ``compsem llm`` and the lm-eval tasks report it.
+        cluster_fields: the columns whose values together name the item a row was made from
+            (RNPC: its source NP): rows of one item are not independent, so the harness
+            resamples items, not rows, for the intervals of every score
+            (``compsem/harness/results/intervals.py``); empty: every row is its own item.
     """
 
     name: str
@@ -207,6 +211,7 @@ class BenchmarkSpec:
     llm_prompts: tuple[tuple[frozenset[str], tuple[LLMPrompt, ...]], ...] = ()
     task_families: tuple[TaskFamily, ...] = ()
     aucnorm: bool = False
+    cluster_fields: tuple[str, ...] = ()
     parses_corpus: bool = False
     short_title: str = ""
     paper_tables: Mapping[str, str] = field(default_factory=dict)

@@ -34,6 +34,11 @@ class Benchmark:
     fingerprint: str
     card: dict
 
+    @property
+    def name(self) -> str:
+        """The card's ``compsem`` benchmark, else the one the preset's signature columns name."""
+        return self.card.get("benchmark") or self.preset.name
+
     def split(self, name: str, purpose: str = "evaluation") -> datasets.Dataset:
         """The named split, or an error listing those the config has."""
         if name not in self.splits:

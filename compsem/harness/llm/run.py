@@ -18,7 +18,7 @@ from compsem.benchmark.prompts import LLMPrompt
 from compsem.builders import BENCHMARKS
 from compsem.files.fingerprint import fingerprint
 from compsem.harness.data.benchmark import Benchmark, load_benchmark
-from compsem.harness.data.sampling import groups_of
+from compsem.harness.data.sampling import clusters_of, groups_of
 from compsem.harness.llm.loglikelihood import build_request, choice_predictions, score_requests
 from compsem.harness.llm.prompts import choose_prompt
 from compsem.harness.llm.vllm import score_with_vllm
@@ -36,7 +36,7 @@ from compsem.harness.results.files import (
     write_rows,
     write_text,
 )
-from compsem.harness.results.scores import grouped_scores
+from compsem.harness.results.scores import aucnorm_interval, grouped_scores
 
 POOL_SPLITS = ("few_shot", "train")
 BACKENDS = ("hf", "vllm")
@@ -44,7 +44,7 @@ BACKENDS = ("hf", "vllm")
 
 def benchmark_name(bench: Benchmark) -> str:
     """The card's ``compsem`` benchmark, else the one the preset's signature columns name."""
-    return bench.card.get("benchmark") or bench.preset.name
+    return bench.name
 
 
 def first_rows(dataset, limit: int | None):
@@ -148,7 +148,7 @@ def load_causal_lm(model: str, placement):
     return causal
 
 
-def extra_scores(bench: Benchmark, references, found: dict, choices) -> dict:
+def extra_scores(bench: Benchmark, references, found: dict, choices, clusters=None) -> dict:
     names = bench.schema.label_names
     predictions = found["raw"]
     shares = {name: float(np.mean(predictions == i)) for i, name in enumerate(names)}
@@ -168,6 +168,7 @@ def extra_scores(bench: Benchmark, references, found: dict, choices) -> dict:
         ranked = aucnorm_scores(probability, references == positive)
         # ξ, the positive share, is the baseline AUCnorm is read against (BoOQA Table 5).
         extra.update({key: ranked[key] for key in ("aucnorm", "auc_50", "baseline_precision")})
+        extra.update(aucnorm_interval(probability, references == positive, clusters))
     return extra
 
 
@@ -218,8 +219,9 @@ def run_llm(
     found = choice_predictions(scored, choices)
     references = np.asarray(test["label"])
     names = bench.schema.label_names
-    scores = grouped_scores(references, found["raw"], names, groups_of(test, bench))
-    scores.update(extra_scores(bench, references, found, choices))
+    clusters = clusters_of(test, bench)
+    scores = grouped_scores(references, found["raw"], names, groups_of(test, bench), clusters)
+    scores.update(extra_scores(bench, references, found, choices, clusters))
     settings = {
         "model_path": path,
         **prompt_settings(bench, chosen, prompt, template),

@@ -13,7 +13,7 @@ import transformers
 
 from compsem.harness.data.benchmark import load_benchmark
 from compsem.harness.data.encode import encode
-from compsem.harness.data.sampling import cap, groups_of
+from compsem.harness.data.sampling import cap, clusters_of, groups_of
 from compsem.harness.models.device import resolve
 from compsem.harness.models.inference import predict_logits, softmax
 from compsem.harness.models.loading import default_model, load_for_inference, memory_guard
@@ -36,7 +36,8 @@ from compsem.harness.results.files import (
     write_result,
     write_rows,
 )
-from compsem.harness.results.scores import confusion, grouped_scores
+from compsem.harness.results.intervals import method as interval_method
+from compsem.harness.results.scores import aucnorm_interval, confusion, grouped_scores
 from compsem.harness.results.scores import scores as plain_scores
 from compsem.harness.training.trainer import align_padding, load_tokenizer
 
@@ -93,7 +94,11 @@ def run_zero_shot(
     predictions = (model_probabilities @ mapping).argmax(-1)
     references = np.asarray(test["label"])
     scores = grouped_scores(
-        references, predictions, bench.schema.label_names, groups_of(test, bench)
+        references,
+        predictions,
+        bench.schema.label_names,
+        groups_of(test, bench),
+        clusters_of(test, bench),
     )
     scores["model_label_confusion"] = {
         "rows": list(bench.schema.label_names),
@@ -183,7 +188,9 @@ def run_prompt(
     )
     references = np.asarray(test["label"])
     label_names = bench.schema.label_names
-    scores = grouped_scores(references, predictions, label_names, groups_of(test, bench))
+    scores = grouped_scores(
+        references, predictions, label_names, groups_of(test, bench), clusters_of(test, bench)
+    )
     scores["verbaliser_rate"] = float(np.mean(predictions >= 0))
     scores["per_class"] = per_class_cells(test, references, predictions, label_names, plain_scores)
     result = make_result(
@@ -306,6 +313,10 @@ def run_score(
     references = np.asarray(test["label"]) == bench.schema.positive_label
     scores = aucnorm_scores(hypothesis_scores, references, return_curve=True)
     curve = scores.pop("curve")
+    clusters = clusters_of(test, bench)
+    scores.update(aucnorm_interval(hypothesis_scores, references, clusters))
+    by, items = clusters or (None, None)
+    scores["intervals"] = interval_method(items, by)
     scores["hypotheses_without_evidence"] = int(len(test) - len(set(owners.tolist())))
     result = make_result(
         "score",
