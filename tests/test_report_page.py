@@ -383,11 +383,13 @@ def leaderboard_lines(markdown: str, benchmark_title: str) -> list[str]:
 
 
 def booqa_score_run(folder: Path, scores: list[float], labels: list[int], max_length: int):
+    from compsem.harness.results.scores import aucnorm_interval
     from compsem.metrics.aucnorm.aucnorm import aucnorm_scores
 
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")  # all scores tied
         metric = aucnorm_scores(scores, labels)
+    metric.update(aucnorm_interval(np.array(scores), np.array(labels) == 1, None))
     settings = {
         "method": "cosine",
         "max_evidence": 3200,
@@ -415,7 +417,7 @@ def test_a_constant_scorer_is_flagged_and_ranks_below_a_real_one_beside_chance(t
     markdown = (tmp_path / "page" / "index.md").read_text()
     header, _, *lines = leaderboard_lines(markdown, "BoOQA")
     columns = [cell.strip() for cell in header.strip("|").split("|")]
-    assert columns[6:] == ["AUCnorm", "AUCnorm chance", "AUC50%", "majority"]
+    assert columns[6:] == ["AUCnorm", "AUCnorm 95% CI", "AUCnorm chance", "AUC50%", "majority"]
     cells = {
         line.split("|")[4].strip(): [c.strip() for c in line.strip("|").split("|")]
         for line in lines
@@ -423,13 +425,16 @@ def test_a_constant_scorer_is_flagged_and_ranks_below_a_real_one_beside_chance(t
     constant, ranked = cells["rows all, max_length 2"], cells["rows all, max_length 128"]
     assert constant[0].startswith("⚠ ") and not ranked[0].startswith("⚠")
     assert constant[6].startswith("[0.000]")
-    assert float(ranked[6][1:6]) > float(ranked[7]) > 0.1  # above chance, which is not 0 here
-    assert constant[7] == ranked[7]  # the same labels: the same chance
+    assert float(ranked[6][1:6]) > float(ranked[8]) > 0.1  # above chance, which is not 0 here
+    assert constant[8] == ranked[8]  # the same labels: the same chance
+    assert constant[7] == "[0.000, 0.000]"  # tied scores: every resample ranks nothing
+    low, high = map(float, ranked[7].strip("[]").split(", "))
+    assert low <= float(ranked[6][1:6]) <= high
     assert constant[-1] == ranked[-1] == "0.579"  # 11 of 19 rows are false
     assert "one score on 100%" in markdown and "AUCnorm chance: the mean AUCnorm" in markdown
     table5 = markdown.split("### AUCnorm and the random baseline ξ", 1)[1]
-    assert "| AUCnorm | AUCnorm chance | ξ | n rows |" in table5
-    assert f"| {constant[7]} | 0.421 | 19 |" in table5
+    assert "| AUCnorm | AUCnorm 95% CI | AUCnorm chance | ξ | n rows |" in table5
+    assert f"| {constant[7]} | {constant[8]} | 0.421 | 19 |" in table5
     assert "not against ξ" in table5
 
 

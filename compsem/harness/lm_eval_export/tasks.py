@@ -33,6 +33,7 @@ from compsem.harness.llm.prompts import prompts_for
 from compsem.harness.lm_eval_export.readme import task_readme
 from compsem.harness.results.files import check_writable, write_text
 from compsem.metrics import module_folder
+from compsem.text.escape import yaml_text
 
 FEWSHOT_SPLITS = ("few_shot", "train")
 VALIDATION_SPLITS = ("validation", "dev")
@@ -196,7 +197,7 @@ def _source(dataset: str, config: str, export: str | None, benchmark: str, revis
 
 
 def _yaml(payload: dict) -> str:
-    return yaml.dump(payload, Dumper=_Dumper, sort_keys=False, allow_unicode=True, width=1000)
+    return yaml_text(payload, _Dumper)
 
 
 def _write_folder(target: Path, files: dict[str, str]) -> None:
