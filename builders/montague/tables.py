@@ -13,6 +13,7 @@ from importlib import resources
 from pathlib import Path
 
 from compsem.builders.montague.lexicon import ADJECTIVE_TYPES, TYPE_CODES
+from compsem.text.escape import markdown_text
 
 SCORE_COLUMNS = ("model", "phrase_set", "test", "types", "score", "count")
 ALL_TYPES = "all"
@@ -81,7 +82,7 @@ def render_table(table: Table, rows: list[dict]) -> str | None:
         ]
         for model, by_type in scores.items():
             cells = [score_cell(by_type.get(", ".join(c)), table.digits) for c in columns]
-            lines.append(f"| {model} | " + " | ".join(cells) + " |")
+            lines.append(f"| {markdown_text(model)} | " + " | ".join(cells) + " |")
         blocks.append("\n".join(lines))
     return "\n\n".join(blocks)
 
