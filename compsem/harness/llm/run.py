@@ -25,7 +25,7 @@ from compsem.harness.llm.vllm import score_with_vllm
 from compsem.harness.models.device import resolve
 from compsem.harness.models.loading import load_for_inference, memory_guard
 from compsem.harness.models.offline import SMOLLM2, resolve_model
-from compsem.harness.report.cells import markdown_table, number
+from compsem.harness.report.cells import fmt_interval, markdown_table, number
 from compsem.harness.results.files import (
     SUMMARY,
     check_writable,
@@ -37,6 +37,7 @@ from compsem.harness.results.files import (
     write_text,
 )
 from compsem.harness.results.scores import aucnorm_interval, grouped_scores
+from compsem.text.escape import markdown_code, markdown_text
 
 POOL_SPLITS = ("few_shot", "train")
 BACKENDS = ("hf", "vllm")
@@ -288,13 +289,18 @@ def render_summary(result: dict, names) -> str:
     """The run's Markdown: overall scores, predicted vs true label shares, accuracy by group."""
     scores, settings = result["scores"], result["settings"]
     shots = f"{settings['shots']}-shot (seed {result['seed']})" if settings["shots"] else "0-shot"
-    auc = f" · AUCnorm {scores['aucnorm']:.3f}" if "aucnorm" in scores else ""
+    auc = (
+        f" · AUCnorm {scores['aucnorm']:.3f} {ci(scores, 'aucnorm')}" if "aucnorm" in scores else ""
+    )
+    title = f"compsem llm · {result['dataset']['config']} · {result['model']}"
     lines = [
-        f"# compsem llm · {result['dataset']['config']} · {result['model']}",
-        f"{shots}, prompt `{settings['prompt']}`, chat template "
+        f"# {markdown_text(title)}",
+        f"{shots}, prompt {markdown_code(settings['prompt'])}, chat template "
         f"{'on' if settings['chat_template'] else 'off'}, {settings['eval_examples']} rows of "
-        f"{result['dataset']['split']}: accuracy {scores['accuracy']:.3f} · length-normalised "
-        f"{scores['accuracy_norm']:.3f} · macro-F1 {number(scores['macro_f1'])}{auc}",
+        f"{markdown_text(result['dataset']['split'])}: accuracy {scores['accuracy']:.3f} "
+        f"{ci(scores, 'accuracy')} · length-normalised {scores['accuracy_norm']:.3f} · "
+        f"macro-F1 {number(scores['macro_f1'])} {ci(scores, 'macro_f1')}{auc} (in brackets: "
+        "the 95% interval)",
         "## Label shares (predicted vs true)",
         markdown_table(
             ["label", "predicted", "true"],
@@ -304,15 +310,34 @@ def render_summary(result: dict, names) -> str:
             ],
         ),
     ]
-    for field, values in scores["by_group"].items():
-        lines.append(f"## Accuracy by {field}")
+    if scores.get("precision"):
+        lines.append("## Precision and recall per label")
         lines.append(
             markdown_table(
-                [field, "n", "accuracy", "macro-F1"],
+                ["label", "precision", "recall", "F1", "support"],
                 [
-                    [v, str(s["n"]), f"{s['accuracy']:.3f}", number(s["macro_f1"])]
+                    [n, *(f"{scores[k][n]:.3f}" for k in ("precision", "recall", "f1"))]
+                    + [str(scores["support"][n])]
+                    for n in scores["precision"]
+                ],
+            )
+        )
+    for field, values in scores["by_group"].items():
+        lines.append(f"## Accuracy by {markdown_text(field)}")
+        lines.append(
+            markdown_table(
+                [field, "n", "accuracy", "accuracy 95% CI", "macro-F1"],
+                [
+                    [v, str(s["n"]), f"{s['accuracy']:.3f}", ci(s, "accuracy")]
+                    + [number(s["macro_f1"])]
                     for v, s in values.items()
                 ],
             )
         )
     return "\n\n".join(lines) + "\n"
+
+
+def ci(scores: dict, metric: str):
+    """``metric``'s 95% interval in ``scores`` as the tables print it (— where it has none)."""
+    pair = scores.get(f"{metric}_ci")
+    return fmt_interval({"low": pair[0], "high": pair[1]} if pair else None)

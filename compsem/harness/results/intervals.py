@@ -22,7 +22,7 @@ moves a resample's AUCnorm by far less than its spread.
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from statistics import NormalDist
 
 import numpy as np
@@ -95,10 +95,12 @@ def bootstrap(
     statistic: Callable[[np.ndarray], np.ndarray],
     n: int,
     clusters: Sequence | None = None,
-    resamples: int = RESAMPLES,
+    resamples: int | None = None,
     seed: int = SEED,
 ) -> np.ndarray:
-    """``statistic(weights)`` (one value per row of a weight matrix) over the resamples."""
+    """``statistic(weights)`` (one value per row of a weight matrix) over ``resamples``
+    resamples (default :data:`RESAMPLES`)."""
+    resamples = RESAMPLES if resamples is None else resamples
     codes = cluster_codes(clusters, n)
     return np.concatenate([statistic(w) for w in resample_weights(codes, resamples, seed)])
 
@@ -152,7 +154,7 @@ def weighted_aucnorm(scores, positive) -> Callable[[np.ndarray], np.ndarray]:
     """AUCnorm of each resample (``metrics/aucnorm``'s curve: one point per distinct score, the
     start at recall 0 with the top group's precision, ξ the resample's positive share); NaN for a
     resample holding one class."""
-    scores, positive = np.asarray(scores, dtype=float), np.asarray(positive, dtype=float)
+    scores, positive = np.asarray(scores, dtype=float), np.asarray(positive, dtype=np.float32)
     order = np.argsort(-scores, kind="stable")
     ranked = scores[order]
     ends = np.append(np.flatnonzero(ranked[1:] != ranked[:-1]), len(ranked) - 1)
@@ -184,8 +186,36 @@ def bootstrap_interval(
 ) -> list[float] | None:
     """The 95% bias-corrected percentile bootstrap interval of ``statistic`` (see
     :func:`bootstrap`)."""
-    point = float(statistic(np.ones((1, n)))[0])
-    return percentile_interval(bootstrap(statistic, n, clusters, seed=seed), point)
+    return bootstrap_intervals({None: statistic}, n, clusters, seed)[None]
+
+
+def bootstrap_intervals(
+    statistics: Mapping, n: int, clusters: Sequence | None = None, seed: int = SEED
+) -> dict:
+    """:func:`bootstrap_interval` of each of ``statistics`` (by key), all on the same resamples:
+    the weights are drawn once, so a result's every group costs one draw, not one each."""
+    values = {key: [] for key in statistics}
+    for weights in resample_weights(cluster_codes(clusters, n), RESAMPLES, seed):
+        for key, statistic in statistics.items():
+            values[key].append(statistic(weights))
+    ones = np.ones((1, n), dtype=np.float32)
+    return {
+        key: percentile_interval(np.concatenate(values[key]), float(statistic(ones)[0]))
+        for key, statistic in statistics.items()
+    }
+
+
+def within(rows: np.ndarray, statistic: Callable) -> Callable[[np.ndarray], np.ndarray]:
+    """``statistic`` of the rows where ``rows`` is True (a group), from weights over all rows;
+    NaN for a resample that drew none of them."""
+
+    def restricted(weights: np.ndarray) -> np.ndarray:
+        weights = weights[:, rows]
+        with np.errstate(invalid="ignore", divide="ignore"):
+            found = statistic(weights)
+        return np.where(weights.sum(axis=1) > 0, found, np.nan)
+
+    return restricted
 
 
 def method(clusters: Sequence | None, cluster_by: str | None) -> dict:

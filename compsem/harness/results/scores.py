@@ -32,11 +32,19 @@ def f1_per_label(references: np.ndarray, predictions: np.ndarray, labels: Sequen
     return result
 
 
-def scores(references, predictions, label_names: Sequence[str], clusters=None) -> dict:
+def occurring_labels(references: np.ndarray, predictions: np.ndarray) -> list[int]:
+    """The labels macro-F1 averages over: those in the references or the predictions."""
+    return sorted(set(references.tolist()) | (set(predictions.tolist()) - {OTHER}))
+
+
+def scores(
+    references, predictions, label_names: Sequence[str], clusters=None, bootstrap: bool = True
+) -> dict:
     """Accuracy with its standard error and 95% interval, macro-F1 (over the labels that occur in
     references or predictions, as scikit-learn does) with its bootstrap interval, support-weighted
     F1, and per-label F1, precision and recall. ``OTHER`` predictions are errors. ``clusters``:
-    each row's item, where rows share one (``intervals``).
+    each row's item, where rows share one (``intervals``); ``bootstrap=False`` leaves the
+    bootstrap interval to the caller (``grouped_scores`` draws one set of resamples for all).
 
     Where the references hold one class only, the F1 scores are None: a constant predictor of
     that class would get macro-F1 1.0, which says nothing about the model."""
@@ -59,7 +67,7 @@ def scores(references, predictions, label_names: Sequence[str], clusters=None) -
     if len(set(references.tolist())) < 2:
         empty = {"macro_f1": None, "macro_f1_ci": None, "weighted_f1": None, "f1": None}
         return {**result, **empty, "precision": None, "recall": None}
-    occurring = sorted(set(references.tolist()) | (set(predictions.tolist()) - {OTHER}))
+    occurring = occurring_labels(references, predictions)
     per_label = f1_per_label(references, predictions, occurring)
     support = np.array([per_label[label][1] for label in occurring], dtype=float)
     f1 = np.array([per_label[label][0] for label in occurring])
@@ -68,7 +76,9 @@ def scores(references, predictions, label_names: Sequence[str], clusters=None) -
     return {
         **result,
         "macro_f1": float(f1.mean()),
-        "macro_f1_ci": intervals.bootstrap_interval(macro, len(references), clusters),
+        "macro_f1_ci": (
+            intervals.bootstrap_interval(macro, len(references), clusters) if bootstrap else None
+        ),
         "weighted_f1": float((f1 * support).sum() / support.sum()),
         "f1": {name: values[0] for name, values in by_name.items()},
         "precision": {name: values[2] for name, values in by_name.items()},
@@ -85,7 +95,8 @@ def grouped_scores(
     clusters: tuple[str, Sequence] | None = None,
 ) -> dict:
     """``scores`` overall, plus ``by_group[field][value]`` for each grouping field, each group's
-    accuracy and macro-F1 with a bootstrap interval over its own rows' clusters. ``clusters``:
+    accuracy and macro-F1 with a bootstrap interval (the split's items resampled once, each
+    group scored on its rows of each resample). ``clusters``:
     (the column(s) rows share an item by, each row's value), or None where rows are independent;
     ``intervals`` records how the intervals were made."""
     references = np.asarray(references)
@@ -94,27 +105,40 @@ def grouped_scores(
     codes = None if values_of is None else np.asarray([str(value) for value in values_of])
     result = scores(references, predictions, label_names, codes)
     result["intervals"] = intervals.method(codes, by)
-    result["by_group"] = {}
+    result["by_group"], statistics = {}, {}
     for field, values in groups.items():
         values = np.asarray([str(value) for value in values])
-        result["by_group"][field] = {
-            value: group_scores(references, predictions, label_names, values == value, codes)
-            for value in sorted(set(values.tolist()))
-        }
+        cells = result["by_group"][field] = {}
+        for value in sorted(set(values.tolist())):
+            rows = values == value
+            cells[value] = group_scores(references, predictions, label_names, rows, codes)
+            found = group_statistics(references[rows], predictions[rows], rows, cells[value])
+            for metric, statistic in found.items():
+                statistics[(field, value, metric)] = statistic
+    found = intervals.bootstrap_intervals(statistics, len(references), codes)
+    for (field, value, metric), interval in found.items():
+        result["by_group"][field][value][f"{metric}_ci"] = interval
     return result
 
 
+def group_statistics(references, predictions, rows: np.ndarray, cell: dict) -> dict:
+    """The bootstrap statistics of one group: accuracy, and macro-F1 where it is defined."""
+    statistics = {
+        "accuracy": intervals.within(rows, intervals.weighted_accuracy(references == predictions))
+    }
+    if cell["macro_f1"] is not None:
+        labels = occurring_labels(references, predictions)
+        f1 = intervals.weighted_macro_f1(references, predictions, labels)
+        statistics["macro_f1"] = intervals.within(rows, f1)
+    return statistics
+
+
 def group_scores(references, predictions, label_names, rows: np.ndarray, clusters) -> dict:
-    """One group's n, accuracy, macro-F1 and weighted F1, accuracy and macro-F1 with percentile
-    bootstrap intervals (clustered where ``clusters`` is given)."""
-    references, predictions = references[rows], predictions[rows]
+    """One group's n, accuracy, macro-F1 and weighted F1 (intervals: ``grouped_scores``)."""
     clusters = None if clusters is None else clusters[rows]
-    full = scores(references, predictions, label_names, clusters)
+    full = scores(references[rows], predictions[rows], label_names, clusters, bootstrap=False)
     brief = {key: full[key] for key in ("n", "accuracy", "macro_f1", "weighted_f1")}
-    statistic = intervals.weighted_accuracy(references == predictions)
-    brief["accuracy_ci"] = intervals.bootstrap_interval(statistic, len(references), clusters)
-    brief["macro_f1_ci"] = full["macro_f1_ci"]
-    return brief
+    return {**brief, "accuracy_ci": None, "macro_f1_ci": None}
 
 
 def aucnorm_interval(probability, positive, clusters: tuple[str, Sequence] | None) -> dict:
