@@ -54,7 +54,8 @@ class Page:
 
     def plot(self, name: str, text: str, caption: str) -> str:
         """Keep a plot, under a file name made safe (names come from result files)."""
-        name = markdown_anchor(name.removesuffix(".svg")) + ".svg"
+        stem = markdown_anchor(name.removesuffix(".svg"))
+        name = f"{stem}.svg" if f"{stem}.svg" not in self.plots else f"{stem}-{len(self.plots)}.svg"
         self.plots[name] = text
         return f"![{markdown_text(caption)}](plots/{name})"
 
