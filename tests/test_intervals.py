@@ -49,6 +49,8 @@ def test_unit_weights_give_back_the_scores_the_bootstrap_resamples():
     full = scores(references, predictions, ["a", "b", "c"])
     macro = intervals.weighted_macro_f1(references, predictions, [0, 1, 2])(ones)[0]
     assert macro == pytest.approx(full["macro_f1"])
+    weighted = intervals.weighted_macro_f1(references, predictions, [0, 1, 2], by_support=True)
+    assert weighted(ones)[0] == pytest.approx(full["weighted_f1"])
     values = rng.normal(size=150) + (references == 1)
     aucnorm = intervals.weighted_aucnorm(values, references == 1)(ones)[0]
     assert aucnorm == pytest.approx(aucnorm_scores(values, references == 1)["aucnorm"])
@@ -82,7 +84,7 @@ def test_results_carry_intervals_per_label_precision_and_recall_and_their_method
     assert result["precision"] == pytest.approx({"a": 2 / 3, "b": 2 / 4, "c": 3 / 3})
     assert result["recall"] == pytest.approx({"a": 2 / 3, "b": 2 / 3, "c": 3 / 4})
     assert result["support"] == {"a": 3, "b": 3, "c": 4}
-    for key in ("accuracy_ci", "macro_f1_ci"):
+    for key in ("accuracy_ci", "macro_f1_ci", "weighted_f1_ci"):
         low, high = result[key]
         assert low <= result[key.removesuffix("_ci")] <= high
     assert result["intervals"]["bootstrap"] == {

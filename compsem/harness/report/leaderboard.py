@@ -48,7 +48,12 @@ SCORES = (
     ("AULC", lambda r: (r["scores"].get("curve") or {}).get("aulc")),
 )
 # The columns with a 95% interval beside them, and the field of a result's scores it is in.
-INTERVALS = {"accuracy": "accuracy_ci", "macro-F1": "macro_f1_ci", "AUCnorm": "aucnorm_ci"}
+INTERVALS = {
+    "accuracy": "accuracy_ci",
+    "macro-F1": "macro_f1_ci",
+    "AUCnorm": "aucnorm_ci",
+    "weighted F1": "weighted_f1_ci",
+}
 POOLED = {"train": family_of, "llm": family_of}  # resampled splits pool; others per config
 # A model that gives one answer to this share of the rows or more is flagged: its accuracy is
 # that answer's share of the rows, not skill.

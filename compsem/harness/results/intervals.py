@@ -132,8 +132,11 @@ def weighted_accuracy(correct) -> Callable[[np.ndarray], np.ndarray]:
     return lambda weights: (weights @ correct) / weights.sum(axis=1)
 
 
-def weighted_macro_f1(references, predictions, labels: Sequence[int]) -> Callable:
-    """Macro-F1 over ``labels`` of each resample; a label without predictions or references in
+def weighted_macro_f1(
+    references, predictions, labels: Sequence[int], by_support: bool = False
+) -> Callable:
+    """Macro-F1 over ``labels`` of each resample (``by_support``: F1 weighted by each label's
+    rows, scikit-learn's ``average="weighted"``); a label without predictions or references in
     a resample gets F1 0, as ``scores.f1_per_label`` gives it."""
     references, predictions = np.asarray(references), np.asarray(predictions)
     labels = np.asarray(labels)
@@ -145,7 +148,10 @@ def weighted_macro_f1(references, predictions, labels: Sequence[int]) -> Callabl
         denominator = weights @ given + weights @ actual
         f1 = np.divide(2 * (weights @ hits), denominator, out=np.zeros_like(denominator),
                        where=denominator > 0)  # fmt: skip
-        return f1.mean(axis=1)
+        if not by_support:
+            return f1.mean(axis=1)
+        support = weights @ actual
+        return (f1 * support).sum(axis=1) / support.sum(axis=1)
 
     return statistic
 

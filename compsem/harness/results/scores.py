@@ -41,8 +41,8 @@ def scores(
     references, predictions, label_names: Sequence[str], clusters=None, bootstrap: bool = True
 ) -> dict:
     """Accuracy with its standard error and 95% interval, macro-F1 (over the labels that occur in
-    references or predictions, as scikit-learn does) with its bootstrap interval, support-weighted
-    F1, and per-label F1, precision and recall. ``OTHER`` predictions are errors. ``clusters``:
+    references or predictions, as scikit-learn does) and support-weighted F1 with their
+    bootstrap intervals, and per-label F1, precision and recall. ``OTHER`` predictions are errors. ``clusters``:
     each row's item, where rows share one (``intervals``); ``bootstrap=False`` leaves the
     bootstrap interval to the caller (``grouped_scores`` draws one set of resamples for all).
 
@@ -65,21 +65,28 @@ def scores(
         "accuracy_ci": accuracy["ci"],
     }
     if len(set(references.tolist())) < 2:
-        empty = {"macro_f1": None, "macro_f1_ci": None, "weighted_f1": None, "f1": None}
+        empty = dict.fromkeys(("macro_f1", "macro_f1_ci", "weighted_f1", "weighted_f1_ci", "f1"))
         return {**result, **empty, "precision": None, "recall": None}
     occurring = occurring_labels(references, predictions)
     per_label = f1_per_label(references, predictions, occurring)
     support = np.array([per_label[label][1] for label in occurring], dtype=float)
     f1 = np.array([per_label[label][0] for label in occurring])
-    macro = intervals.weighted_macro_f1(references, predictions, occurring)
+    f1_statistics = {
+        f"{kind}_f1_ci": intervals.weighted_macro_f1(references, predictions, occurring, weighted)
+        for kind, weighted in (("macro", False), ("weighted", True))
+    }
+    found = (
+        intervals.bootstrap_intervals(f1_statistics, len(references), clusters)
+        if bootstrap
+        else dict.fromkeys(f1_statistics)
+    )
     by_name = {label_names[label]: per_label[label] for label in occurring}
     return {
         **result,
         "macro_f1": float(f1.mean()),
-        "macro_f1_ci": (
-            intervals.bootstrap_interval(macro, len(references), clusters) if bootstrap else None
-        ),
+        "macro_f1_ci": found["macro_f1_ci"],
         "weighted_f1": float((f1 * support).sum() / support.sum()),
+        "weighted_f1_ci": found["weighted_f1_ci"],
         "f1": {name: values[0] for name, values in by_name.items()},
         "precision": {name: values[2] for name, values in by_name.items()},
         "recall": {name: values[3] for name, values in by_name.items()},
@@ -122,14 +129,16 @@ def grouped_scores(
 
 
 def group_statistics(references, predictions, rows: np.ndarray, cell: dict) -> dict:
-    """The bootstrap statistics of one group: accuracy, and macro-F1 where it is defined."""
+    """The bootstrap statistics of one group: accuracy, and macro- and weighted F1 where they
+    are defined."""
     statistics = {
         "accuracy": intervals.within(rows, intervals.weighted_accuracy(references == predictions))
     }
     if cell["macro_f1"] is not None:
         labels = occurring_labels(references, predictions)
-        f1 = intervals.weighted_macro_f1(references, predictions, labels)
-        statistics["macro_f1"] = intervals.within(rows, f1)
+        for kind, weighted in (("macro", False), ("weighted", True)):
+            f1 = intervals.weighted_macro_f1(references, predictions, labels, weighted)
+            statistics[f"{kind}_f1"] = intervals.within(rows, f1)
     return statistics
 
 
@@ -138,7 +147,7 @@ def group_scores(references, predictions, label_names, rows: np.ndarray, cluster
     clusters = None if clusters is None else clusters[rows]
     full = scores(references[rows], predictions[rows], label_names, clusters, bootstrap=False)
     brief = {key: full[key] for key in ("n", "accuracy", "macro_f1", "weighted_f1")}
-    return {**brief, "accuracy_ci": None, "macro_f1_ci": None}
+    return {**brief, **dict.fromkeys(("accuracy_ci", "macro_f1_ci", "weighted_f1_ci"))}
 
 
 def aucnorm_interval(probability, positive, clusters: tuple[str, Sequence] | None) -> dict:
