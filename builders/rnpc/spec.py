@@ -15,6 +15,7 @@ from compsem.builders.rnpc.baselines import BASELINES
 from compsem.builders.rnpc.builder import Rnpc
 from compsem.builders.rnpc.config import LEARNING_CURVE_SIZES, ORIGINAL_CONFIGS, RnpcConfig
 from compsem.builders.rnpc.generation import generation_key, load_inputs, task_splits
+from compsem.builders.rnpc.harm_detection import HARM_DETECTION
 from compsem.builders.rnpc.labels.agreement import rule_agreement
 from compsem.builders.rnpc.labels.catalogue import RULES
 from compsem.builders.rnpc.llm_prompts import LLM_PROMPTS
@@ -364,4 +365,5 @@ SPEC = BenchmarkSpec(
     changelog=CHANGELOG,
     export_files=export_files,
     llm_prompts=LLM_PROMPTS,
+    harm_detection=HARM_DETECTION,
 )

@@ -19,6 +19,7 @@ from pathlib import Path
 from compsem.builders import BENCHMARKS
 from compsem.harness.report import svg
 from compsem.harness.report.cells import fmt, markdown_table, mean_std
+from compsem.harness.report.harm import aggregate_harm, render_harm
 from compsem.harness.report.leaderboard import (
     heading,
     lines_by_benchmark,
@@ -218,6 +219,12 @@ def embeddings(page: Page, benchmark: str, embeds: list[tuple[str, dict]]) -> No
             page.parts.append(page.plot(name, text, grid.title))
 
 
+def _harm_of(result: dict, benchmark: str) -> bool:
+    """A harm-detection run of this benchmark (its preset)."""
+    preset = result["dataset"].get("preset") or "other"
+    return result["command"] == "harm-detection" and preset == benchmark
+
+
 def runs_section(page: Page) -> None:
     """Each line's runs: seed, result file, per-row file and the command that reruns it."""
     page.parts.append("## Runs")
@@ -261,6 +268,10 @@ def build(
             aucnorm_table(page, name, lines)
         breakdowns(page, name, lines)
         curves(page, name, lines)
+        harm = [i for i, result in enumerate(results) if _harm_of(result, name)]
+        if harm:
+            harm_lines = aggregate_harm([results[i] for i in harm], [sources[i] for i in harm])
+            page.parts.append(render_harm(harm_lines, "###"))
         if spec and spec.embedding:
             embeddings(page, name, [e for e in embeds if e[1].get("benchmark") == name])
     if unreadable:

@@ -25,6 +25,7 @@ from compsem.harness.report.cells import (
     mean_std,
     model_of,
 )
+from compsem.harness.report.harm import aggregate_harm, render_harm
 from compsem.harness.results.comparable import Line, group, notes, rows_text, shared_settings
 
 
@@ -338,6 +339,8 @@ def aggregate(results: list[dict], sources=None, unreadable=()) -> dict:
         report["score"] = aggregate_scores(*by_command["score"])
     if "llm" in by_command:
         report["llm"] = aggregate_train(*by_command["llm"])
+    if "harm-detection" in by_command:
+        report["harm_detection"] = aggregate_harm(*by_command["harm-detection"])
     if unreadable:
         report["unreadable"] = list(unreadable)
     return report
@@ -373,6 +376,8 @@ def render(report: dict) -> str:
         parts.append(
             render_train(report["llm"], "## Causal LMs by log-likelihood (mean ± std over seeds)")
         )
+    if "harm_detection" in report:
+        parts.append(render_harm(report["harm_detection"]))
     if report.get("unreadable"):
         parts.append(render_unreadable(report["unreadable"]))
     return "\n\n".join(parts) + "\n"
