@@ -137,6 +137,19 @@ def test_epc_classifier_end_to_end_and_the_report_reads_it(data, epc_model, tmp_
     assert "Harm detection, zero-shot (RNPC §8)" in page and "compsem harm-detection" in page
 
 
+@pytest.mark.slow
+def test_the_llm_baseline_answers_by_the_log_likelihood_of_yes_and_no(data, smollm2, tmp_path):
+    out = tmp_path / "llm"
+    argv = ["harm-detection", "--data", str(data), "--task", "llm", "--model", str(smollm2)]
+    assert main([*argv, "--out", str(out), "--device", "cpu"]) == 0
+    result = json.loads((out / "harm-detection-llm.json").read_text())
+    assert result["settings"]["prompt"] == "rnpc_harm" and result["scores"]["n"] == 8
+    for line in (out / "harm-detection-llm.rows.jsonl").open():
+        row = json.loads(line)
+        said = row["log_likelihoods"]
+        assert row["prediction"] == ("HARM" if said["Yes"] > said["No"] else "GOOD")
+
+
 @pytest.mark.parametrize(
     ("case", "message"),
     [
@@ -145,6 +158,7 @@ def test_epc_classifier_end_to_end_and_the_report_reads_it(data, epc_model, tmp_
         ("empty-keywords", "holds no keyword"),
         ("wrong-model", "not SPTE's"),
         ("no-model", "--task spte needs --model"),
+        ("encoder-as-llm", "not a causal language model"),
     ],
 )
 def test_bad_input_is_one_clear_error_and_writes_nothing(case, message, data, epc_model, tmp_path, capsys):  # fmt: skip
@@ -164,6 +178,8 @@ def test_bad_input_is_one_clear_error_and_writes_nothing(case, message, data, ep
         task = ["--task", "spte", "--model", str(epc_model), "--device", "cpu"]
     if case == "no-model":
         task = ["--task", "spte"]
+    if case == "encoder-as-llm":
+        task = ["--task", "llm", "--model", "minilm", "--device", "cpu"]
     out = tmp_path / "out"
     assert main(["harm-detection", "--data", str(folder), *task, "--out", str(out)]) == 2
     error = capsys.readouterr().err.strip().splitlines()

@@ -96,6 +96,12 @@ def llm_log_likelihoods(
     """Each query's log-likelihood of the prompt's answers ("Yes", "No"), scored as
     ``compsem llm`` scores them. Answering by generation is a separate feature: a caller
     would parse the generated text into the same labels here."""
+    architectures = AutoConfig.from_pretrained(model).architectures or []
+    if architectures and not any(name.endswith("ForCausalLM") for name in architectures):
+        raise ValueError(
+            f"{model} is a {architectures[0]}, not a causal language model: --task llm needs a "
+            "decoder-only LM (smollm2, a folder or a Hub id)"
+        )
     tokenizer = load_tokenizer(model)
     template = tokenizer if chat and tokenizer.chat_template else None
     causal = load_causal_lm(model, placement)
