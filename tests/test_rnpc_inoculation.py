@@ -46,9 +46,9 @@ def task_rows(task: str, count: int, offset: int) -> list[list]:
     return rows
 
 
-def write_tsv(path, rows, header=HEADER):
+def write_tsv(path, rows, header=HEADER, delimiter="\t"):
     with open(path, "w", newline="") as handle:
-        writer = csv.writer(handle, delimiter="\t")
+        writer = csv.writer(handle, delimiter=delimiter)
         writer.writerow(header)
         writer.writerows(rows)
 
@@ -104,6 +104,30 @@ def test_labels_map_to_compsems_names_as_the_task_csvs_map_theirs(export):
     assert mpte.premise.str.count(r"\. ").min() == 1  # both premises in sentence1
     card = (export / "README.md").read_text()
     assert "inoculation_epc" in card
+
+
+def test_a_row_gets_the_same_label_from_the_inoculation_file_and_the_task_csv(tmp_path):
+    """The mapping checked against the release's other format: the task CSVs' string labels
+    (read by loading_scripts/rnpc_release.py) for the same items as the integer labels."""
+    from compsem.loading_scripts.rnpc_inoculation import read_inoculation
+    from compsem.loading_scripts.rnpc_release import read_original_task
+
+    words = {"spte": ["non-entailment", None, "entailment"],
+             "epc": ["less_likely", "equally_likely", "more_likely"]}  # fmt: skip
+    for task, name, columns in (("spte", "SPTE", ("premise", "hypothesis")),
+                                ("epc", "EPC", ("first_event", "second_event"))):  # fmt: skip
+        rows = task_rows(task, 12, 0)
+        (tmp_path / name).mkdir()
+        for split in ("train", "test"):
+            write_tsv(tmp_path / name / f"{split}.tsv", rows)
+        write_tsv(
+            tmp_path / f"{name}.csv",
+            [[r[0], r[4], r[5], r[1], r[2], words[task][r[3]]] for r in rows],
+            ["id", "combo", "source NP", *columns, "label"],
+            delimiter=",",
+        )
+        csv_labels = [r["label"] for r in read_original_task(tmp_path, task)]
+        assert [r["label"] for r in read_inoculation(tmp_path, task)["test"]] == csv_labels
 
 
 @pytest.mark.slow
