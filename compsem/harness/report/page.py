@@ -20,6 +20,7 @@ from pathlib import Path
 from compsem.builders import BENCHMARKS
 from compsem.harness.report import svg
 from compsem.harness.report.cells import fmt, fmt_interval, interval_of, markdown_table, mean_std
+from compsem.harness.report.harm import aggregate_harm, render_harm
 from compsem.harness.report.labels import per_label, render_per_label
 from compsem.harness.report.leaderboard import (
     heading,
@@ -256,6 +257,12 @@ def embeddings(page: Page, benchmark: str, embeds: list[tuple[str, dict]]) -> No
             page.parts.append(page.plot(name, text, grid.title))
 
 
+def _harm_of(result: dict, benchmark: str) -> bool:
+    """A harm-detection run of this benchmark (its preset)."""
+    preset = result["dataset"].get("preset") or "other"
+    return result["command"] == "harm-detection" and preset == benchmark
+
+
 def runs_section(page: Page) -> None:
     """Each line's runs: seed, result file, per-row file and the command that reruns it."""
     page.parts.append("## Runs")
@@ -303,6 +310,10 @@ def build(
         breakdowns(page, name, lines)
         labels(page, lines)
         curves(page, name, lines)
+        harm = [i for i, result in enumerate(results) if _harm_of(result, name)]
+        if harm:
+            harm_lines = aggregate_harm([results[i] for i in harm], [sources[i] for i in harm])
+            page.parts.append(render_harm(harm_lines, "###"))
         if spec and spec.embedding:
             embeddings(page, name, [e for e in embeds if e[1].get("benchmark") == name])
     if unreadable:

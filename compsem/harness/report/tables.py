@@ -26,6 +26,7 @@ from compsem.harness.report.cells import (
     mean_std,
     model_of,
 )
+from compsem.harness.report.harm import aggregate_harm, render_harm
 from compsem.harness.report.labels import CI, CI_NOTE, ci_cell, per_label, render_per_label
 from compsem.harness.results.comparable import Line, group, notes, rows_text, shared_settings
 from compsem.text.escape import Markdown, markdown_code, markdown_text
@@ -349,6 +350,8 @@ def aggregate(results: list[dict], sources=None, unreadable=()) -> dict:
         report["score"] = aggregate_scores(*by_command["score"])
     if "llm" in by_command:
         report["llm"] = aggregate_train(*by_command["llm"])
+    if "harm-detection" in by_command:
+        report["harm_detection"] = aggregate_harm(*by_command["harm-detection"])
     if unreadable:
         report["unreadable"] = list(unreadable)
     return report
@@ -390,6 +393,8 @@ def render(report: dict) -> str:
     ]
     if any(row.get("per_label") for section in labelled for row in section["settings"]):
         parts.append(render_per_label([row for s in labelled for row in s["settings"]]))
+    if "harm_detection" in report:
+        parts.append(render_harm(report["harm_detection"]))
     if report.get("unreadable"):
         parts.append(render_unreadable(report["unreadable"]))
     return "\n\n".join(parts) + "\n"
