@@ -13,8 +13,10 @@ compsem folder replace another of a different kind, or an export lose configs it
 Replacement is atomic and has one writer at a time: a lock beside the target is held from the
 checks to the final rename; the new contents are written to a hidden sibling staging folder
 (``.NAME.partial-PID-XXXX``, marked with its owner) that replaces the target only once complete,
-so an interrupted build leaves the previous folder intact. Staging folders whose owning process
-is gone (killed runs) are removed by the next run that writes into the same parent.
+so an interrupted build leaves the previous folder intact. ``--out`` is resolved once and the
+swap finishes or rolls back (:mod:`compsem.files.replace`). Staging folders and locks whose
+owning process is gone (killed runs) are removed by the next command that writes, wherever they
+are (:mod:`compsem.files.writers`).
 """
 
 from __future__ import annotations
