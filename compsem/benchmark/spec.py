@@ -180,8 +180,11 @@ class BenchmarkSpec:
         embedding: how ``compsem embed`` reads and reports a benchmark of phrase sets (Montague).
         baselines: the reference runs of ``compsem baselines`` on this benchmark (the quick set:
             those with a ``quick`` entry).
-        aucnorm: whether the paper ranks rows by P(positive) and scores them by AUCnorm
-            (BoOQA §4.2): ``compsem llm`` and the lm-eval tasks report it.
+        aucnorm: the configs whose rows the paper ranks by P(positive) and scores by AUCnorm
+            (BoOQA §2, §4.2): True for every config of the benchmark, or the set of config
+            names. Every evaluation of such a config (``train``, ``zero-shot``, ``score``,
+            ``llm``, the lm-eval tasks) reports AUCnorm, AUC_ξ and AUC50% (see
+            ``reports_aucnorm``).
     """
 
     name: str
@@ -206,7 +209,7 @@ class BenchmarkSpec:
     prepare: Callable[[list[datasets.BuilderConfig]], None] = nothing_to_prepare
     llm_prompts: tuple[tuple[frozenset[str], tuple[LLMPrompt, ...]], ...] = ()
     task_families: tuple[TaskFamily, ...] = ()
-    aucnorm: bool = False
+    aucnorm: bool | frozenset[str] = False
     parses_corpus: bool = False
     short_title: str = ""
     paper_tables: Mapping[str, str] = field(default_factory=dict)
@@ -255,3 +258,10 @@ class BenchmarkSpec:
 
     def regime_checks(self, regime: str | None) -> list[Check]:
         return list(self.audit_checks.get(regime, self.audit_checks.get("*", [])))
+
+    def reports_aucnorm(self, config_name: str) -> bool:
+        """Whether evaluations of the config report AUCnorm, AUC_ξ and AUC50%: every config
+        when ``aucnorm`` is True, else the configs it names."""
+        if isinstance(self.aucnorm, bool):
+            return self.aucnorm
+        return config_name in self.aucnorm

@@ -36,7 +36,7 @@ from compsem.harness.results.files import (
     write_result,
     write_rows,
 )
-from compsem.harness.results.scores import confusion, grouped_scores
+from compsem.harness.results.scores import confusion, grouped_scores, ranking_scores
 from compsem.harness.results.scores import scores as plain_scores
 from compsem.harness.training.trainer import align_padding, load_tokenizer
 
@@ -67,12 +67,18 @@ def run_zero_shot(
     check_writable(result_files(out, "zero-shot", config))
     placement = resolve(device, precision)
     bench = load_benchmark(dataset, config, revision, preset)
-    if bench.schema.pair is None:
-        raise ValueError(
-            f"zero-shot NLI needs premise/hypothesis or event1/event2 columns; config {config!r} "
-            "has none"
-        )
     test = cap(bench.split(split), max_eval_examples, "--max-eval-examples")
+    # A BoOQA-style config: each hypothesis is scored from its evidence, as `score` does.
+    from_evidence = (
+        bench.schema.pair is None
+        and bench.schema.evidence is not None
+        and "hypothesis" in test.column_names
+    )
+    if bench.schema.pair is None and not from_evidence:
+        raise ValueError(
+            f"zero-shot NLI needs premise/hypothesis or event1/event2 columns, or hypothesis "
+            f"and evidence columns; config {config!r} has none"
+        )
     classifier, info = load_for_inference(model, AutoModelForSequenceClassification, placement)
     if info["missing_keys"]:
         raise ValueError(
@@ -84,22 +90,40 @@ def run_zero_shot(
     tokenizer = load_tokenizer(model)
     align_padding(classifier, tokenizer)
     length = max_length or bench.preset.max_length
-    encoded = encode(test, tokenizer, bench.schema.pair, length)
+    positive = bench.schema.positive_label
     start = time.perf_counter()
     with memory_guard(model, placement, batch_size, length):
-        logits = predict_logits(classifier, tokenizer, encoded, batch_size, placement)
+        if from_evidence:
+            ours, top = scoring.evidence_probabilities(
+                classifier,
+                tokenizer,
+                list(test["hypothesis"]),
+                list(test[bench.schema.evidence]),
+                bench.preset.max_evidence,
+                mapping,
+                positive,
+                batch_size,
+                length,
+                placement,
+            )
+        else:
+            encoded = encode(test, tokenizer, bench.schema.pair, length)
+            logits = predict_logits(classifier, tokenizer, encoded, batch_size, placement)
+            ours, top = softmax(logits) @ mapping, logits.argmax(-1)
     seconds = time.perf_counter() - start
-    model_probabilities = softmax(logits)
-    predictions = (model_probabilities @ mapping).argmax(-1)
+    predictions = ours.argmax(-1)
     references = np.asarray(test["label"])
     scores = grouped_scores(
         references, predictions, bench.schema.label_names, groups_of(test, bench)
     )
+    if positive is not None:
+        scores.update(ranking_scores(bench, references, ours[:, positive]))
+    scored = top >= 0  # rows without evidence have no model label
     scores["model_label_confusion"] = {
         "rows": list(bench.schema.label_names),
         "columns": [id2label[i] for i in range(len(id2label))],
         "counts": confusion(
-            references, logits.argmax(-1), len(bench.schema.label_names), len(id2label)
+            references[scored], top[scored], len(bench.schema.label_names), len(id2label)
         ),
     }
     result = make_result(
@@ -112,7 +136,8 @@ def run_zero_shot(
                 id2label[i]: bench.schema.label_names[int(mapping[i].argmax())]
                 for i in range(len(id2label))
             },
-            "inputs": list(bench.schema.pair),
+            "inputs": ["evidence", "hypothesis"] if from_evidence else list(bench.schema.pair),
+            **({"max_evidence": bench.preset.max_evidence} if from_evidence else {}),
             "batch_size": batch_size,
             "max_length": length,
             "eval_examples": len(test),
@@ -122,14 +147,13 @@ def run_zero_shot(
         placement,
         {"eval_seconds": seconds, "eval_examples_per_second": len(test) / seconds},
     )
-    ours = model_probabilities @ mapping
     write_rows(
         write_result(out, result),
         (
             {"id": i, "label": int(gold), "prediction": int(guess), "probabilities": p.tolist()}
-            | {"model_label": id2label[int(top)]}
-            for i, gold, guess, p, top in zip(
-                row_ids(test), references, predictions, ours, logits.argmax(-1), strict=True
+            | {"model_label": id2label[int(label)] if label >= 0 else None}
+            for i, gold, guess, p, label in zip(
+                row_ids(test), references, predictions, ours, top, strict=True
             )
         ),
     )
