@@ -18,6 +18,7 @@ from compsem.harness.models.device import resolve
 from compsem.harness.models.inference import predict_logits, softmax
 from compsem.harness.models.loading import default_model, load_for_inference, memory_guard
 from compsem.harness.probing import evidence as scoring
+from compsem.harness.probing.graph import graph_scores
 from compsem.harness.probing.label_mapping import label_mapping, parse_overrides
 from compsem.harness.probing.masked_lm import (
     encode_prompts,
@@ -39,6 +40,7 @@ from compsem.harness.results.files import (
 from compsem.harness.results.scores import confusion, grouped_scores, ranking_scores
 from compsem.harness.results.scores import scores as plain_scores
 from compsem.harness.training.trainer import align_padding, load_tokenizer
+from compsem.loading_scripts.entailment_graph import read_graphs
 
 PR_CURVE = "-pr-curve.json"  # beside a score result: its precision-recall curve
 
@@ -269,24 +271,30 @@ def run_score(
     max_length: int = 128,
     device: str = "auto",
     precision: str = "auto",
+    graph: str | None = None,
+    graph_measure: str = "BInc",
 ) -> dict:
-    """BoOQA: each hypothesis scored by the max over its evidence, reported with AUCnorm and a
-    precision-recall plot."""
-    from transformers import (  # transformers takes seconds to import: only commands that run a model pay
-        AutoModel,
-        AutoModelForSequenceClassification,
-    )
-
+    """BoOQA: each hypothesis scored by the max over its evidence (an NLI model, embedding
+    cosine, or an entailment graph's edges), reported with AUCnorm, the released computation's
+    AUCnorm beside it, and a precision-recall plot."""
     from compsem.metrics.aucnorm.aucnorm import (
         aucnorm_scores,  # a metric script imports evaluate, hence transformers and torch
     )
 
-    if method not in scoring.METHODS:
-        raise ValueError(f"--method must be one of {', '.join(scoring.METHODS)}, got {method!r}")
+    if method not in (*scoring.METHODS, "graph"):
+        raise ValueError(
+            f"--method must be one of {', '.join(scoring.METHODS)}, graph; got {method!r}"
+        )
+    if (method == "graph") != (graph is not None):
+        raise ValueError(
+            "--method graph needs --graph DIR (a folder of entailment graph *_sim.txt files), "
+            "and --graph needs --method graph"
+        )
     check_writable(result_files(out, "score", config, beside=[PR_CURVE, ".png"]))
-    model = model or default_model()
+    graphs = read_graphs(graph, graph_measure) if graph else None  # bad files fail before data
+    model = graph if graph else (model or default_model())
     placement = resolve(device, precision)
-    if method != "cosine":
+    if method not in ("cosine", "graph"):
         # read before the data: a model without an entailment label fails now, not once its
         # evidence pairs are scored
         try:
@@ -309,27 +317,24 @@ def run_score(
     )
     if not premises:
         raise ValueError(f"no hypothesis of the {split!r} split has evidence: nothing to score")
-    tokenizer = load_tokenizer(model)
     start = time.perf_counter()
-    with memory_guard(model, placement, batch_size, max_length):
-        if method == "nli":
-            nli, _ = load_for_inference(model, AutoModelForSequenceClassification, placement)
-            align_padding(nli, tokenizer)
-            values = scoring.nli_pair_scores(
-                nli, tokenizer, premises, hypotheses, batch_size, max_length, placement
-            )
-        else:
-            encoder, _ = load_for_inference(model, AutoModel, placement)
-            values = scoring.cosine_pair_scores(
-                encoder, tokenizer, premises, hypotheses, batch_size, max_length, placement
-            )
+    if graphs is not None:
+        capped = ({**row, "evidence": list(row["evidence"] or ())[:limit]} for row in test)
+        hypothesis_scores, _ = graph_scores(capped, graphs)
+    else:
+        hypothesis_scores = scoring.model_pair_scores(
+            method, model, premises, hypotheses, batch_size, max_length, placement
+        )[pairs]
     seconds = time.perf_counter() - start
-    hypothesis_scores = scoring.max_per_hypothesis(
-        values[pairs], owners, len(test), scoring.FLOOR[method]
-    )
+    if graphs is None:
+        hypothesis_scores = scoring.max_per_hypothesis(
+            hypothesis_scores, owners, len(test), scoring.FLOOR[method]
+        )
     references = np.asarray(test["label"]) == bench.schema.positive_label
     scores = aucnorm_scores(hypothesis_scores, references, return_curve=True)
     curve = scores.pop("curve")
+    released = aucnorm_scores(hypothesis_scores, references, ties="released")
+    scores["released"] = {key: released[key] for key in ("aucnorm", "auc_xi", "auc_50")}
     scores["hypotheses_without_evidence"] = int(len(test) - len(set(owners.tolist())))
     result = make_result(
         "score",
@@ -338,6 +343,7 @@ def run_score(
         None,
         {
             "method": method,
+            **({"graph": graph, "graph_measure": graph_measure} if graphs is not None else {}),
             "max_evidence": limit,
             "batch_size": batch_size,
             "max_length": max_length,
@@ -349,6 +355,11 @@ def run_score(
         placement,
         {"eval_seconds": seconds, "pairs_per_second": len(premises) / seconds},
     )
+    return write_score(out, result, test, hypothesis_scores, owners, curve, model, method, config)
+
+
+def write_score(out, result, test, hypothesis_scores, owners, curve, model, method, config):
+    """A score run's result, per-row file (id, label, score, evidence count), curve and plot."""
     path = write_result(out, result)
     evidence = np.bincount(owners, minlength=len(test))
     write_rows(
@@ -363,7 +374,7 @@ def run_score(
     write_json(path.with_name(path.stem + PR_CURVE), curve)
     precision_recall_plot(
         curve,
-        scores["baseline_precision"],
+        result["scores"]["baseline_precision"],
         f"{model_name(model)} · {method} · {config}",
         path.with_suffix(".png"),
     )

@@ -20,7 +20,9 @@ from compsem.harness.models.inference import (
     predict_logits,
     softmax,
 )
+from compsem.harness.models.loading import load_for_inference, memory_guard
 from compsem.harness.probing.label_mapping import normalise
+from compsem.harness.training.trainer import align_padding, load_tokenizer
 
 METHODS = ("auto", "nli", "cosine")
 # The lowest score of each method: what a hypothesis with no evidence gets.
@@ -163,3 +165,25 @@ def evidence_probabilities(
     ours[rows] = mapped[chosen]
     model_label[rows] = probabilities[pairs[chosen]].argmax(-1)
     return ours, model_label
+
+
+def model_pair_scores(method, model, premises, hypotheses, batch_size, max_length, placement):
+    """Each distinct (evidence, hypothesis) pair's score: an NLI model's entailment probability,
+    or the cosine of the encoder's mean-pooled embeddings."""
+    from transformers import (  # transformers takes seconds to import: only commands that run a model pay
+        AutoModel,
+        AutoModelForSequenceClassification,
+    )
+
+    tokenizer = load_tokenizer(model)
+    with memory_guard(model, placement, batch_size, max_length):
+        if method == "nli":
+            nli, _ = load_for_inference(model, AutoModelForSequenceClassification, placement)
+            align_padding(nli, tokenizer)
+            return nli_pair_scores(
+                nli, tokenizer, premises, hypotheses, batch_size, max_length, placement
+            )
+        encoder, _ = load_for_inference(model, AutoModel, placement)
+        return cosine_pair_scores(
+            encoder, tokenizer, premises, hypotheses, batch_size, max_length, placement
+        )
