@@ -432,3 +432,13 @@ def test_released_through_evaluate_and_bad_ties(metric):
         aucnorm_scores(scores, labels, ties="sklearn")
     with pytest.raises(ValueError, match="ties must be 'honest'"):
         precision_recall_curve(scores, labels, ties=None)
+
+
+def test_released_bridges_a_dip_below_the_baseline_that_honest_counts_as_zero():
+    """The card's dip example: AUC_ξ = 0.725 either way, but eq. 1 on it gives
+    (0.725 − 0.4) / 0.6 = 13/24 where the honest integral of max(P − ξ, 0) gives 1/2."""
+    scores, labels = [5, 4, 3, 2, 1], [1, 0, 0, 0, 1]
+    released = aucnorm_scores(scores, labels, ties="released")
+    assert released["auc_xi"] == pytest.approx(0.725)
+    assert released["aucnorm"] == pytest.approx(13 / 24)
+    assert aucnorm_scores(scores, labels)["aucnorm"] == pytest.approx(1 / 2)
