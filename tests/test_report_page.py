@@ -231,6 +231,16 @@ def test_the_page_and_its_markdown_twin_are_written_with_their_plots(page):
     assert html.count('<svg class="plot"') == len(plot_files(page))
 
 
+def test_montague_reports_end_with_the_test_across_adjective_types(page):
+    """Five types of 10 phrases holding at 0.5 … 0.9 (rate 0.7): χ² = 10 · (1/7 + 1/3) = 100/21
+    on 4 degrees of freedom, p = 0.313."""
+    markdown = (page / "index.md").read_text()
+    assert "#### Do adjective types differ? (chi-square test of homogeneity)" in markdown
+    assert (
+        "| MiniLM | non-subsectivity (eq. 7), AN, by type | 50 | 5 | 4.8 | 4 | 0.313 |" in markdown
+    )
+
+
 def test_the_page_needs_no_network(page):
     html = (page / "index.html").read_text()
     for reference in ("http://", "https://", "//cdn", "<link", "src="):
@@ -326,6 +336,9 @@ def test_chromium_renders_every_table_row_and_plot_offline(page, runs, tmp_path)
     assert [h.text_content().split(":")[0] for h in montague] == [
         f"Table {n}" for n in (2, 3, 4, 5)
     ]
+    # the chi-square test across adjective types: AN intersectivity, non-subsectivity, AAN
+    (differ,) = dom.xpath("//h4[starts-with(., 'Do adjective types differ')]/following::table[1]")
+    assert len(differ.xpath("./tbody/tr")) == 3
 
 
 @pytest.mark.skipif(

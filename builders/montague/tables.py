@@ -12,11 +12,12 @@ from dataclasses import dataclass
 from importlib import resources
 from pathlib import Path
 
+from compsem.builders.montague import significance
 from compsem.builders.montague.lexicon import ADJECTIVE_TYPES, TYPE_CODES
 from compsem.text.escape import markdown_text
 
 SCORE_COLUMNS = ("model", "phrase_set", "test", "types", "score", "count")
-ALL_TYPES = "all"
+ALL_TYPES = significance.ALL_TYPES
 REFERENCE_FILE = "montague_reference_scores.tsv"
 REFERENCE_COMMAND = (
     "compsem embed --dataset compsem/montague --model minilm --model glove --out DIR"
@@ -151,4 +152,5 @@ def reference_results(lexicon_fingerprint: str) -> dict | None:
         "models": list(dict.fromkeys(row["model"] for row in rows)),
         "tables": markdown_tables(rows, MAIN_TABLES, level="###"),
         "appendix_tables": markdown_tables(rows, (6, 7), level="###", legend=False),
+        "significance": significance.markdown(rows, level="###"),
     }

@@ -212,8 +212,11 @@ class BenchmarkSpec:
         embedding: how ``compsem embed`` reads and reports a benchmark of phrase sets (Montague).
         baselines: the reference runs of ``compsem baselines`` on this benchmark (the quick set:
             those with a ``quick`` entry).
-        aucnorm: whether the paper ranks rows by P(positive) and scores them by AUCnorm
-            (BoOQA §4.2): ``compsem llm`` and the lm-eval tasks report it.
+        aucnorm: the configs whose rows the paper ranks by P(positive) and scores by AUCnorm
+            (BoOQA §2, §4.2): True for every config of the benchmark, or the set of config
+            names. Every evaluation of such a config (``train``, ``zero-shot``, ``score``,
+            ``llm``, the lm-eval tasks) reports AUCnorm, AUC_ξ and AUC50% (see
+            ``reports_aucnorm``).
         cluster_fields: the columns whose values together name the item a row was made from
             (RNPC: its source NP): rows of one item are not independent, so the harness
             resamples items, not rows, for the intervals of every score
@@ -244,7 +247,7 @@ class BenchmarkSpec:
     prepare: Callable[[list[datasets.BuilderConfig]], None] = nothing_to_prepare
     llm_prompts: tuple[tuple[frozenset[str], tuple[LLMPrompt, ...]], ...] = ()
     task_families: tuple[TaskFamily, ...] = ()
-    aucnorm: bool = False
+    aucnorm: bool | frozenset[str] = False
     cluster_fields: tuple[str, ...] = ()
     parses_corpus: bool = False
     short_title: str = ""
@@ -295,3 +298,10 @@ class BenchmarkSpec:
 
     def regime_checks(self, regime: str | None) -> list[Check]:
         return list(self.audit_checks.get(regime, self.audit_checks.get("*", [])))
+
+    def reports_aucnorm(self, config_name: str) -> bool:
+        """Whether evaluations of the config report AUCnorm, AUC_ξ and AUC50%: every config
+        when ``aucnorm`` is True, else the configs it names."""
+        if isinstance(self.aucnorm, bool):
+            return self.aucnorm
+        return config_name in self.aucnorm

@@ -34,11 +34,6 @@ class Benchmark:
     fingerprint: str
     card: dict
 
-    @property
-    def name(self) -> str:
-        """The card's ``compsem`` benchmark, else the one the preset's signature columns name."""
-        return self.card.get("benchmark") or self.preset.name
-
     def split(self, name: str, purpose: str = "evaluation") -> datasets.Dataset:
         """The named split, or an error listing those the config has."""
         if name not in self.splits:
@@ -56,6 +51,11 @@ class Benchmark:
                 "evaluate this one without training (zero-shot, prompt, score)"
             )
         return self.splits["train"]
+
+    @property
+    def benchmark(self) -> str:
+        """The card's ``compsem`` benchmark, else the one the preset's signature columns name."""
+        return self.card.get("benchmark") or self.preset.name
 
     def provenance(self, split: str | None = None) -> dict:
         return {

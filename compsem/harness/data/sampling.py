@@ -38,7 +38,7 @@ def groups_of(dataset, bench: Benchmark) -> dict[str, list]:
 def clusters_of(dataset, bench: Benchmark) -> tuple[str, list[str]] | None:
     """(the columns, each row's item) where the benchmark's spec declares the columns rows share
     an item by (``cluster_fields``) and the split has them all; else None (rows independent)."""
-    spec = BENCHMARKS.get(bench.name)
+    spec = BENCHMARKS.get(bench.benchmark)
     fields = spec.cluster_fields if spec else ()
     if not fields or not all(field in dataset.column_names for field in fields):
         return None

@@ -15,7 +15,6 @@ from pathlib import Path
 import numpy as np
 
 from compsem.benchmark.prompts import LLMPrompt
-from compsem.builders import BENCHMARKS
 from compsem.files.fingerprint import fingerprint
 from compsem.harness.data.benchmark import Benchmark, load_benchmark
 from compsem.harness.data.sampling import clusters_of, groups_of
@@ -36,7 +35,7 @@ from compsem.harness.results.files import (
     write_rows,
     write_text,
 )
-from compsem.harness.results.scores import aucnorm_interval, grouped_scores
+from compsem.harness.results.scores import aucnorm_interval, grouped_scores, ranking_scores
 from compsem.text.escape import markdown_code, markdown_text
 
 POOL_SPLITS = ("few_shot", "train")
@@ -45,7 +44,7 @@ BACKENDS = ("hf", "vllm")
 
 def benchmark_name(bench: Benchmark) -> str:
     """The card's ``compsem`` benchmark, else the one the preset's signature columns name."""
-    return bench.name
+    return bench.benchmark
 
 
 def first_rows(dataset, limit: int | None):
@@ -159,17 +158,12 @@ def extra_scores(bench: Benchmark, references, found: dict, choices, clusters=No
         "reference_shares": {n: float(np.mean(references == i)) for i, n in enumerate(names)},
     }
     positive = bench.schema.positive_label
-    spec = BENCHMARKS.get(benchmark_name(bench))
-    if spec is not None and spec.aucnorm and len(set(references.tolist())) == 2:
-        from compsem.metrics.aucnorm.aucnorm import (
-            aucnorm_scores,  # a metric script imports evaluate, hence transformers and torch
-        )
-
+    if positive is not None:
         probability = np.array([p[positive] for p in found["probabilities"]])
-        ranked = aucnorm_scores(probability, references == positive)
-        # ξ, the positive share, is the baseline AUCnorm is read against (BoOQA Table 5).
-        extra.update({key: ranked[key] for key in ("aucnorm", "auc_50", "baseline_precision")})
-        extra.update(aucnorm_interval(probability, references == positive, clusters))
+        ranked = ranking_scores(bench, references, probability)
+        extra.update(ranked)
+        if ranked:  # its interval, over the rows' items where they share one
+            extra.update(aucnorm_interval(probability, references == positive, clusters))
     return extra
 
 

@@ -140,7 +140,7 @@ def _benchmark(card: DatasetCard, configs: list[ConfigFiles]) -> str:
 def reports_aucnorm(benchmark: str, config: ConfigFiles) -> bool:
     """BoOQA ranks binary rows by P(true) and scores them by AUCnorm (its spec says so)."""
     spec = BENCHMARKS.get(benchmark)
-    return bool(spec and spec.aucnorm and len(config.labels) == 2)
+    return bool(spec and spec.reports_aucnorm(config.name) and len(config.labels) == 2)
 
 
 def metric_list(aucnorm: bool) -> list[dict]:

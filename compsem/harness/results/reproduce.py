@@ -77,6 +77,8 @@ def _own(result: dict) -> list:
             *_inference(result),
             ("--method", settings.get("method")),
             ("--max-evidence", settings.get("max_evidence")),
+            ("--graph", settings.get("graph")),
+            ("--graph-measure", settings.get("graph_measure")),
         ]
     if command == "llm":
         return [

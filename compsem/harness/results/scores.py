@@ -7,6 +7,7 @@ from collections.abc import Mapping, Sequence
 
 import numpy as np
 
+from compsem.builders import BENCHMARKS
 from compsem.harness.results import intervals
 
 # Predictions outside the label set (a masked LM's first token that is neither verbaliser).
@@ -163,3 +164,26 @@ def confusion(references, predictions, n_references: int, n_predictions: int) ->
     matrix = np.zeros((n_references, n_predictions), dtype=np.int64)
     np.add.at(matrix, (np.asarray(references), np.asarray(predictions)), 1)
     return matrix.tolist()
+
+
+RANKING_KEYS = ("aucnorm", "auc_xi", "auc_50", "baseline_precision")
+
+
+def ranking_scores(bench, references, probability, ties: str = "honest") -> dict:
+    """AUCnorm, AUC_ξ, AUC50% and ξ of P(positive) against the gold labels, where the
+    benchmark's spec declares the config (BoOQA and its Levy/Holt configs, ``reports_aucnorm``)
+    and the rows hold both classes; else {}. ξ, the positive share, is the baseline AUCnorm is
+    read against (BoOQA Table 5)."""
+    spec = BENCHMARKS.get(bench.benchmark)
+    positive = bench.schema.positive_label
+    references = np.asarray(references)
+    if spec is None or positive is None or not spec.reports_aucnorm(bench.config):
+        return {}
+    if len(set(references.tolist())) != 2:
+        return {}
+    from compsem.metrics.aucnorm.aucnorm import (
+        aucnorm_scores,  # a metric script imports evaluate, hence transformers and torch
+    )
+
+    ranked = aucnorm_scores(np.asarray(probability), references == positive, ties=ties)
+    return {key: ranked[key] for key in RANKING_KEYS}
