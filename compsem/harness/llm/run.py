@@ -19,13 +19,14 @@ from compsem.builders import BENCHMARKS
 from compsem.files.fingerprint import fingerprint
 from compsem.harness.data.benchmark import Benchmark, load_benchmark
 from compsem.harness.data.sampling import groups_of
+from compsem.harness.llm.gen_scores import score_sections
 from compsem.harness.llm.loglikelihood import build_request, choice_predictions, score_requests
 from compsem.harness.llm.prompts import choose_prompt
 from compsem.harness.llm.vllm import score_with_vllm
 from compsem.harness.models.device import resolve
 from compsem.harness.models.loading import load_for_inference, memory_guard
 from compsem.harness.models.offline import SMOLLM2, resolve_model
-from compsem.harness.report.cells import markdown_table, number
+from compsem.harness.report.cells import number
 from compsem.harness.results.files import (
     SUMMARY,
     check_writable,
@@ -293,24 +294,6 @@ def render_summary(result: dict, names) -> str:
         f"{'on' if settings['chat_template'] else 'off'}, {settings['eval_examples']} rows of "
         f"{result['dataset']['split']}: accuracy {scores['accuracy']:.3f} · length-normalised "
         f"{scores['accuracy_norm']:.3f} · macro-F1 {number(scores['macro_f1'])}{auc}",
-        "## Label shares (predicted vs true)",
-        markdown_table(
-            ["label", "predicted", "true"],
-            [
-                [n, f"{scores['label_shares'][n]:.1%}", f"{scores['reference_shares'][n]:.1%}"]
-                for n in names
-            ],
-        ),
     ]
-    for field, values in scores["by_group"].items():
-        lines.append(f"## Accuracy by {field}")
-        lines.append(
-            markdown_table(
-                [field, "n", "accuracy", "macro-F1"],
-                [
-                    [v, str(s["n"]), f"{s['accuracy']:.3f}", number(s["macro_f1"])]
-                    for v, s in values.items()
-                ],
-            )
-        )
+    lines += score_sections(scores, names)
     return "\n\n".join(lines) + "\n"
