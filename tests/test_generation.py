@@ -9,6 +9,7 @@ import json
 import threading
 from http.server import BaseHTTPRequestHandler, HTTPServer
 
+import httpx
 import pytest
 
 from compsem.benchmark.answers import (
@@ -20,7 +21,9 @@ from compsem.benchmark.answers import (
 )
 from compsem.builders import BENCHMARKS
 from compsem.cli.program import main
+from compsem.harness.llm.cache import CallCache, model_revision
 from compsem.harness.llm.generation import Decoding, generate_texts
+from compsem.harness.llm.openai_api import transformers_serve
 from compsem.publish.export import export_benchmark
 
 NLI = ["False", "True"]
@@ -261,3 +264,46 @@ def test_bad_input_is_one_line_exit_2_and_no_result(
     bad.write_text('{"label": 1}\n')
     code = main(["rescore", str(bad), "--out", str(out)])
     _one_error_nothing_written(code, capsys, out, "beside the rows")
+
+
+def test_the_call_cache_survives_a_torn_line_and_a_folder_revision_follows_its_content(tmp_path):
+    cache = CallCache("content:abc", "hf")
+    cache.put_many({"k1": {"texts": ["True"]}})
+    with open(cache.path, "a") as handle:
+        handle.write('{"key": "k2", "val')  # a run killed mid-write
+    resumed = CallCache("content:abc", "hf")
+    assert resumed.get("k1") == {"texts": ["True"]} and resumed.get("k2") is None
+    resumed.put_many({"k2": {"texts": ["False"]}})
+    assert CallCache("content:abc", "hf").entries == {
+        "k1": {"texts": ["True"]},
+        "k2": {"texts": ["False"]},
+    }
+    assert CallCache("content:abc", "openai").get("k1") is None  # another back end's cache
+    assert not CallCache("content:abc", "hf", enabled=False).get("k1")
+    folder = tmp_path / "model"
+    folder.mkdir()
+    (folder / "config.json").write_text("{}")
+    before = model_revision(str(folder))
+    assert before.startswith("content:") and model_revision(str(folder)) == before
+    (folder / "config.json").write_text('{"a": 1}')
+    assert model_revision(str(folder)) != before
+    assert model_revision("gpt-4o-mini") == "name:gpt-4o-mini"
+
+
+@pytest.mark.slow
+def test_the_openai_back_end_against_a_real_transformers_serve_agrees_with_transformers(
+    rnpc, smollm2, tmp_path
+):
+    with transformers_serve(str(smollm2)) as url:
+        server = url
+        argv = ["--backend", "openai", "--base-url", url, "--model", str(smollm2), "--no-cache"]
+        assert run(rnpc, tmp_path / "api", *argv, limit=4) == 0
+    with pytest.raises(httpx.ConnectError):  # the server is gone with the block
+        httpx.get(server.removesuffix("/v1") + "/health", timeout=2)
+    assert run(rnpc, tmp_path / "hf", limit=4) == 0
+    served, served_rows = read_result(tmp_path / "api")
+    local, local_rows = read_result(tmp_path / "hf")
+    assert served["settings"]["backend"] == "openai" and served["settings"]["model_calls"] == 4
+    assert served["settings"]["model_revision"] == local["settings"]["model_revision"]
+    assert [r["prediction"] for r in served_rows] == [r["prediction"] for r in local_rows]
+    assert all(r["input"][-1]["role"] == "user" for r in served_rows)

@@ -91,7 +91,9 @@ class CallCache:
         self.entries.update(items)
         self.path.parent.mkdir(parents=True, exist_ok=True)
         text = "".join(json.dumps({"key": k, "value": v}) + "\n" for k, v in items.items())
-        with open(self.path, "a", encoding="utf-8") as handle:
-            handle.write(text)
+        with open(self.path, "a+b") as handle:
+            if handle.tell() and (handle.seek(-1, os.SEEK_END), handle.read(1))[1] != b"\n":
+                text = "\n" + text  # end the line an interrupted run tore, so this one parses
+            handle.write(text.encode())
             handle.flush()
             os.fsync(handle.fileno())

@@ -12,8 +12,13 @@ answer that cannot be parsed: it counts as wrong and the run reports how many th
 
 from __future__ import annotations
 
+import contextlib
 import os
 import random
+import socket
+import subprocess
+import sys
+import tempfile
 import time
 from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor, as_completed
@@ -196,3 +201,43 @@ def server_version(endpoint: ChatEndpoint) -> str | None:
         return None
     owners = {m.get("owned_by") for m in listed if isinstance(m, dict)} - {None}
     return ", ".join(sorted(owners)) or None
+
+
+@contextlib.contextmanager
+def transformers_serve(model: str, startup_timeout: float = 300.0):
+    """``transformers serve`` (transformers' own OpenAI-compatible server) on a free port of
+    127.0.0.1, serving ``model`` on CPU; yields its ``/v1`` URL, and stops the server (and any
+    process it started) on leaving, however the block ends."""
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    command = [sys.executable, "-c", "from transformers.cli.transformers import main; main()"]
+    command += ["serve", "--host", "127.0.0.1", "--port", str(port), "--device", "cpu", model]
+    log = tempfile.TemporaryFile()  # a file, not a pipe: a full pipe would block the server
+    server = subprocess.Popen(command, stdout=log, stderr=subprocess.STDOUT, start_new_session=True)
+    url = f"http://127.0.0.1:{port}/v1"
+    try:
+        deadline = time.monotonic() + startup_timeout
+        while True:
+            if server.poll() is not None:
+                log.seek(0)
+                said = log.read().decode(errors="replace").strip().splitlines() or [""]
+                raise RuntimeError(f"transformers serve exited ({server.returncode}): {said[-1]}")
+            try:
+                if httpx.get(f"http://127.0.0.1:{port}/health", timeout=2).status_code == 200:
+                    break
+            except httpx.HTTPError:
+                pass
+            if time.monotonic() > deadline:
+                raise RuntimeError(f"transformers serve did not start in {startup_timeout:.0f} s")
+            time.sleep(0.5)
+        yield url
+    finally:
+        with contextlib.suppress(ProcessLookupError):
+            os.killpg(server.pid, 15)
+        try:
+            server.wait(30)
+        except subprocess.TimeoutExpired:
+            os.killpg(server.pid, 9)
+            server.wait()
+        log.close()
