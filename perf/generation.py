@@ -69,8 +69,10 @@ def record(task: str, export: Path, config: str, command: str, figures: dict, te
     return path
 
 
-def accuracy(args, work: Path) -> Path:
-    result, _ = generate(args.export, args.config, args.limit, work / "run")
+def accuracy(args, work: Path, result: dict | None = None) -> Path:
+    """The accuracy record of a run (``result``, else a run made now)."""
+    if result is None:
+        result, _ = generate(args.export, args.config, args.limit, work / "run")
     scores = result["scores"]
     figures = {
         "config": args.config,
@@ -111,7 +113,9 @@ def cache(args, work: Path) -> Path:
 
 
 def agreement(args, work: Path) -> Path:
+    """The agreement record; the transformers side's run also gives the accuracy record."""
     local, local_rows = generate(args.export, args.config, args.limit, work / "hf")
+    accuracy(args, work, local)
     with transformers_serve(str(model_path("smollm2"))) as url:
         served, served_rows = generate(
             args.export, args.config, args.limit, work / "api", backend="openai",

@@ -67,6 +67,10 @@ def test_scores_votes_and_an_unknown_parser():
     assert majority([None, 1, 0, 1]) == 1 and majority([0, 1]) == 0 and majority([None]) is None
     with pytest.raises(ValueError, match="unknown parser 'regex'; choose one of choices"):
         parse_answer("regex", "True", NLI)
+    with pytest.raises(ValueError, match="--samples 3 with greedy decoding gives 3 identical"):
+        Decoding(samples=3)
+    assert Decoding(samples=3, temperature=0.7, seed=5).settings()["seed"] == 5
+    assert Decoding().settings()["seed"] is None  # greedy answers do not depend on the seed
 
 
 def test_every_declared_prompt_names_a_registered_parser_epc_the_three_way_one():

@@ -239,7 +239,7 @@ def run_llm(
         "llm", model, bench.provenance(split), seed, settings, scores, placement, timing
     )
     write_result(out, result)
-    _write_rows(Path(out) / result_name(result), rows, references, found, scored)
+    _write_rows(Path(out) / result_name(result), rows, references, found, scored, requests)
     write_text(Path(out) / SUMMARY, render_summary(result, names))
     return result
 
@@ -268,7 +268,9 @@ def _model_max_length(model) -> int:
     return int(getattr(model.config, "max_position_embeddings", 2048))
 
 
-def _write_rows(result_path: Path, rows, references, found, scored) -> None:
+def _write_rows(result_path: Path, rows, references, found, scored, requests) -> None:
+    """Per row: the gold label, the prediction, each choice's log-likelihood, and the exact
+    context (after templating) and continuations the model scored."""
     write_rows(
         result_path,
         (
@@ -277,6 +279,8 @@ def _write_rows(result_path: Path, rows, references, found, scored) -> None:
                 "label": int(references[index]),
                 "prediction": int(found["raw"][index]),
                 "log_likelihoods": scored[index],
+                "input": requests[index].context,
+                "continuations": list(requests[index].continuations),
             }
             for index, row in enumerate(rows)
         ),

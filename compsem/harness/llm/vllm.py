@@ -1,5 +1,5 @@
 """``compsem llm --backend vllm``: the same log-likelihoods from vLLM's prompt log-probabilities,
-for GPUs. It follows lm-eval's vLLM backend: each (context, choice) is one prompt, scored by the
+for GPUs, and with ``--generate`` the chats' answers from vLLM's ``generate``. It follows lm-eval's vLLM backend: each (context, choice) is one prompt, scored by the
 log-probabilities vLLM reports for the prompt's own tokens (``prompt_logprobs``). vLLM needs a
 CUDA GPU and is not installed where compsem's tests run: they check compsem's bookkeeping around
 it with a stand-in engine, NOT vLLM's own scores.
