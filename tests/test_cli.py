@@ -33,6 +33,7 @@ def test_help_lists_every_command():
         "lm-eval-tasks",
         "model-path",
         "setup-smollm2",
+        "rescore",
     ):
         assert command in result.stdout
 

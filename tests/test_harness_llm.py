@@ -170,6 +170,9 @@ def test_batched_scores_equal_one_pass_per_choice_without_padding(model, tokeniz
     assert np.argmax(scored[1]) == 0  # SmolLM2 knows where Paris is
 
 
+NLI_WORDS = ["False", "True"]
+
+
 def read_json(out):
     (path,) = out.glob("llm-*.json")
     return json.loads(path.read_text())
@@ -214,6 +217,11 @@ def test_booqa_reports_aucnorm_of_p_true_and_a_user_template(exports, tmp_path, 
     low, high = result["scores"]["aucnorm_ci"]
     assert low <= result["scores"]["aucnorm"] <= high
     assert set(result["scores"]["precision"]) == set(result["scores"]["recall"])
+    # Each row records what the model read (the templated question) and the choices it scored.
+    (rows_file,) = out.glob("llm-*.rows.jsonl")
+    row = json.loads(rows_file.read_text().splitlines()[0])
+    assert row["input"].endswith("? True or False?\nAnswer:<|im_end|>\n<|im_start|>assistant\n")
+    assert row["input"].startswith("<|im_start|>system") and row["continuations"] == NLI_WORDS
 
 
 def test_the_vllm_backend_scores_each_choice_and_counts_the_rows_it_cuts(tokenizer, monkeypatch):

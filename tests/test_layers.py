@@ -116,6 +116,7 @@ HEAVY_COMPSEM = (
     "compsem.harness.harm.run",  # harm detection runs models: torch and transformers
     "compsem.harness.baselines.runs",  # runs the harness commands: torch and transformers
     "compsem.harness.llm.run",  # loading a causal LM imports torch and transformers
+    "compsem.harness.llm.generate_run",  # generation imports torch (the transformers back end)
     "compsem.publish.hub",  # from compsem/__init__.py: `import compsem` stays cheap
 )
 

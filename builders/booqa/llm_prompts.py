@@ -16,6 +16,7 @@ BOOQA_EVIDENCE_PROMPT = LLMPrompt(
     "{{ hypothesis }}? True or False?\nAnswer:",
     choices=("False", "True"),
     labels=TRUTH,
+    parser="choices",
     source=f"BoOQA §3: the hypothesis against its window's evidence (first {BOOQA_EVIDENCE})",
 )
 BOOQA_H_ONLY = LLMPrompt(
@@ -23,6 +24,7 @@ BOOQA_H_ONLY = LLMPrompt(
     text="Question: Is it true that {{ hypothesis }}? True or False?\nAnswer:",
     choices=("False", "True"),
     labels=TRUTH,
+    parser="choices",
     source="BoOQA Appendix E.1: the hypothesis alone",
 )
 

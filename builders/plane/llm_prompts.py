@@ -36,6 +36,7 @@ def _plane_items(template: str, verbaliser: str) -> LLMPrompt:
             text=f"{{{{ {_C1} }}}} is a type of {{{{ {_C2} }}}}:",
             choices=(negative, positive),
             labels=ENTAILMENT,
+            parser="choices",
             source=PLANE_SOURCE,
         )
     # The verbaliser sits inside the sentence: each choice carries the rest of it.
@@ -45,6 +46,7 @@ def _plane_items(template: str, verbaliser: str) -> LLMPrompt:
         text=f"{{{{ {_C1} }}}} is a",
         choices=f"{{{{ ['{negative}'{rest}, '{positive}'{rest}] }}}}",
         labels=ENTAILMENT,
+        parser="choices",
         source=PLANE_SOURCE,
     )
 
@@ -63,6 +65,7 @@ PLANE_TWO_SHOT = LLMPrompt(
     choices="{{ [negative_word ~ prompt.split('{mask}')[1], "
     "positive_word ~ prompt.split('{mask}')[1]] }}",
     labels=ENTAILMENT,
+    parser="choices",
     target_delimiter="",
     source="PLANE §4: the two-shot prompts of Table 2, verbalisers of Table 3",
 )

@@ -14,6 +14,7 @@ EPC = LLMPrompt(
     choices=("less", "equally", "more"),
     labels=PLAUSIBILITY,
     source="RNPC §3: the plausibility of Event2 compared to that of Event1",
+    parser="three_way",
 )
 
 # The first entry whose columns a config has gives its prompts, the first prompt the default.

@@ -19,6 +19,8 @@ from dataclasses import dataclass
 
 import jinja2
 
+from compsem.benchmark.answers import check_parser
+
 
 def _regex_replace(string: str, pattern: str, repl: str, count: int = 0) -> str:
     """lm-eval's one custom Jinja filter, so templates that use it render the same here."""
@@ -61,6 +63,8 @@ class LLMPrompt:
             template, and so does ``compsem llm``).
         fewshot_delimiter: after each demonstration.
         source: where the wording comes from (a paper's table, a task's question form).
+        parser: the answer parser (``compsem.benchmark.answers.PARSERS``) that reads a generated
+            answer back to a label (``compsem llm --generate``, ``compsem rescore``).
 
     >>> prompt = LLMPrompt("nli", "{{premise}}\\nQuestion: {{hypothesis}} True or False?\\nAnswer:",
     ...                    ("False", "True"), ("non_entailment", "entailment"))
@@ -78,8 +82,10 @@ class LLMPrompt:
     target_delimiter: str = " "
     fewshot_delimiter: str = "\n\n"
     source: str = ""
+    parser: str = "choices"
 
     def __post_init__(self) -> None:
+        check_parser(self.parser)
         if isinstance(self.choices, tuple) and len(self.choices) != len(self.labels):
             raise ValueError(
                 f"prompt {self.name!r} has {len(self.choices)} choices for {len(self.labels)} "
@@ -126,6 +132,7 @@ class LLMPrompt:
             target_delimiter=self.target_delimiter,
             fewshot_delimiter=self.fewshot_delimiter,
             source="a user template",
+            parser=self.parser,
         )
 
     def check_labels(self, label_names) -> None:
@@ -145,4 +152,5 @@ NLI = LLMPrompt(
     choices=("False", "True"),
     labels=("non_entailment", "entailment"),
     source="textual entailment as lm-eval's RTE task asks it",
+    parser="choices",
 )

@@ -6,8 +6,11 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
+from compsem.benchmark.answers import PARSERS, REASONING_TAGS
 from compsem.benchmark.settings import bounded
 from compsem.files.output_folder import results_folder
+from compsem.harness.llm.generation import Decoding
+from compsem.harness.llm.rescore import rescore
 from compsem.harness.lm_eval_export.tasks import write_tasks
 from compsem.harness.models.device import add_device_arguments
 from compsem.harness.models.offline import (
@@ -22,6 +25,22 @@ from compsem.text.help_format import HelpFormatter
 def cmd_llm(args: argparse.Namespace) -> int:
     from compsem.harness.llm.run import run_llm  # loading a model imports torch and transformers
 
+    backend = "hf" if args.backend == "transformers" else args.backend
+    generation_only = [
+        flag
+        for flag, value in (
+            ("--parser", args.parser),
+            ("--system", args.system),
+            ("--chat-template", args.chat_template),
+            ("--base-url", args.base_url),
+        )
+        if value is not None
+    ]
+    if args.generate:
+        return _generate(args, backend)
+    if generation_only or backend == "openai":
+        flags = ", ".join(generation_only) or "--backend openai"
+        raise ValueError(f"{flags} needs --generate (answers in text, then parsed)")
     run_llm(
         dataset=args.dataset,
         config=args.config,
@@ -36,13 +55,54 @@ def cmd_llm(args: argparse.Namespace) -> int:
         chat_template=not args.no_chat_template,
         batch_size=args.batch_size,
         max_length=args.max_length,
-        backend=args.backend,
+        backend=backend,
         revision=args.revision,
         device=args.device,
         precision=args.precision,
     )
     print((args.out / "summary.md").read_text())
     print(f"Results in {args.out}/")
+    return 0
+
+
+def _generate(args: argparse.Namespace, backend: str) -> int:
+    # Generation imports torch and transformers (the hf back end) or httpx.
+    from compsem.harness.llm.generate_run import Endpoint, run_generate  # imports torch
+
+    run_generate(
+        dataset=args.dataset,
+        config=args.config,
+        out=args.out,
+        model=args.model,
+        decoding=Decoding(args.max_new_tokens, args.temperature, args.samples, args.seed),
+        parser=args.parser,
+        backend=backend,
+        endpoint=Endpoint(
+            args.base_url, args.api_key_env, args.concurrency, args.timeout, args.retries
+        ),
+        shots=args.shots,
+        limit=args.limit,
+        split=args.split,
+        prompt=args.prompt,
+        template=args.template,
+        system=args.system,
+        chat_template=args.chat_template,
+        reasoning_tags=tuple(args.reasoning_tags),
+        batch_size=args.batch_size,
+        revision=args.revision,
+        device=args.device,
+        precision=args.precision,
+        cache=not args.no_cache,
+    )
+    print((args.out / "summary.md").read_text())
+    print(f"Results in {args.out}/")
+    return 0
+
+
+def cmd_rescore(args: argparse.Namespace) -> int:
+    result = rescore(args.rows, args.out, args.parser)
+    print((args.out / "summary.md").read_text())
+    print(f"Rescored {result['settings']['eval_examples']} rows; results in {args.out}/")
     return 0
 
 
@@ -118,15 +178,83 @@ def _llm_parser(subparsers) -> None:
         "--max-length", type=bounded(int, 1), help="default: the model's context length"
     )
     llm.add_argument(
-        "--backend", choices=["hf", "vllm"], default="hf", help="vllm: GPUs, not tested here"
+        "--backend",
+        choices=["hf", "transformers", "openai", "vllm"],
+        default="hf",
+        help="hf (= transformers), openai (an OpenAI-compatible endpoint, --generate only), "
+        "vllm (GPUs, not tested here)",
     )
     add_device_arguments(llm)
+    _generation_arguments(llm)
     llm.set_defaults(handler=cmd_llm)
+
+
+def _generation_arguments(llm) -> None:
+    gen = llm.add_argument_group("generation (--generate)")
+    gen.add_argument(
+        "--generate",
+        action="store_true",
+        help="the model answers in text under its chat template; the benchmark's parser reads "
+        "the answer (unparsable counts as wrong)",
+    )
+    gen.add_argument(
+        "--parser",
+        metavar="NAME",
+        help=f"{', '.join(PARSERS)} (default: the one the benchmark declares for the prompt)",
+    )
+    gen.add_argument("--system", metavar="PROMPT", help="a system turn before the question")
+    gen.add_argument(
+        "--chat-template", type=Path, metavar="FILE", help="a Jinja chat template to use instead"
+    )
+    gen.add_argument("--max-new-tokens", type=bounded(int, 1), default=32, metavar="N")
+    gen.add_argument(
+        "--temperature", type=bounded(float, 0.0), default=0.0, help="0: greedy (default)"
+    )
+    gen.add_argument(
+        "--samples", type=bounded(int, 1), default=1, metavar="N", help="majority vote of N"
+    )
+    gen.add_argument(
+        "--reasoning-tags",
+        nargs="*",
+        default=list(REASONING_TAGS),
+        metavar="TAG",
+        help="blocks <TAG>…</TAG> stripped before parsing",
+    )
+    gen.add_argument("--no-cache", action="store_true", help="call the model for every row")
+    api = llm.add_argument_group("OpenAI-compatible endpoint (--backend openai)")
+    api.add_argument("--base-url", metavar="URL", help="e.g. http://127.0.0.1:8000/v1")
+    api.add_argument(
+        "--api-key-env", metavar="VAR", help="environment variable holding the key (none: no key)"
+    )
+    api.add_argument("--concurrency", type=bounded(int, 1), default=8, help="requests at once")
+    api.add_argument(
+        "--timeout", type=bounded(float, 0.1), default=60.0, help="seconds per request"
+    )
+    api.add_argument("--retries", type=bounded(int, 0), default=5, help="on 429, 5xx and timeouts")
+
+
+def _rescore_parser(subparsers) -> None:
+    rescore = subparsers.add_parser(
+        "rescore",
+        formatter_class=HelpFormatter,
+        help="recompute a compsem llm --generate result from its saved rows, without a model",
+        description="Parse every saved raw output again (with the run's parser or --parser) and "
+        "score it as compsem llm --generate does. The run's result JSON must sit beside its rows.",
+        epilog="example:\n  compsem rescore runs/gen/llm-spte-seed1.rows.jsonl --out runs/re "
+        "--parser yes_no\n",
+    )
+    rescore.add_argument("rows", type=Path, metavar="ROWS", help="a <result>.rows.jsonl")
+    rescore.add_argument("--out", type=results_folder, required=True, help="folder for results")
+    rescore.add_argument(
+        "--parser", metavar="NAME", help=f"{', '.join(PARSERS)} (default: the run's parser)"
+    )
+    rescore.set_defaults(handler=cmd_rescore)
 
 
 def add_llm_commands(subparsers) -> None:
     """Register llm, lm-eval-tasks, model-path and setup-smollm2."""
     _llm_parser(subparsers)
+    _rescore_parser(subparsers)
     tasks = subparsers.add_parser(
         "lm-eval-tasks",
         formatter_class=HelpFormatter,

@@ -18,13 +18,14 @@ from compsem.benchmark.prompts import LLMPrompt
 from compsem.files.fingerprint import fingerprint
 from compsem.harness.data.benchmark import Benchmark, load_benchmark
 from compsem.harness.data.sampling import clusters_of, groups_of
+from compsem.harness.llm.gen_scores import ci, score_sections
 from compsem.harness.llm.loglikelihood import build_request, choice_predictions, score_requests
 from compsem.harness.llm.prompts import choose_prompt
 from compsem.harness.llm.vllm import score_with_vllm
 from compsem.harness.models.device import resolve
 from compsem.harness.models.loading import load_for_inference, memory_guard
 from compsem.harness.models.offline import SMOLLM2, resolve_model
-from compsem.harness.report.cells import fmt_interval, markdown_table, number
+from compsem.harness.report.cells import number
 from compsem.harness.results.files import (
     SUMMARY,
     check_writable,
@@ -235,7 +236,7 @@ def run_llm(
         "llm", model, bench.provenance(split), seed, settings, scores, placement, timing
     )
     write_result(out, result)
-    _write_rows(Path(out) / result_name(result), rows, references, found, scored)
+    _write_rows(Path(out) / result_name(result), rows, references, found, scored, requests)
     write_text(Path(out) / SUMMARY, render_summary(result, names))
     return result
 
@@ -264,7 +265,9 @@ def _model_max_length(model) -> int:
     return int(getattr(model.config, "max_position_embeddings", 2048))
 
 
-def _write_rows(result_path: Path, rows, references, found, scored) -> None:
+def _write_rows(result_path: Path, rows, references, found, scored, requests) -> None:
+    """Per row: the gold label, the prediction, each choice's log-likelihood, and the exact
+    context (after templating) and continuations the model scored."""
     write_rows(
         result_path,
         (
@@ -273,6 +276,8 @@ def _write_rows(result_path: Path, rows, references, found, scored) -> None:
                 "label": int(references[index]),
                 "prediction": int(found["raw"][index]),
                 "log_likelihoods": scored[index],
+                "input": requests[index].context,
+                "continuations": list(requests[index].continuations),
             }
             for index, row in enumerate(rows)
         ),
@@ -295,43 +300,6 @@ def render_summary(result: dict, names) -> str:
         f"{ci(scores, 'accuracy')} · length-normalised {scores['accuracy_norm']:.3f} · "
         f"macro-F1 {number(scores['macro_f1'])} {ci(scores, 'macro_f1')}{auc} (in brackets: "
         "the 95% interval)",
-        "## Label shares (predicted vs true)",
-        markdown_table(
-            ["label", "predicted", "true"],
-            [
-                [n, f"{scores['label_shares'][n]:.1%}", f"{scores['reference_shares'][n]:.1%}"]
-                for n in names
-            ],
-        ),
     ]
-    if scores.get("precision"):
-        lines.append("## Precision and recall per label")
-        lines.append(
-            markdown_table(
-                ["label", "precision", "recall", "F1", "support"],
-                [
-                    [n, *(f"{scores[k][n]:.3f}" for k in ("precision", "recall", "f1"))]
-                    + [str(scores["support"][n])]
-                    for n in scores["precision"]
-                ],
-            )
-        )
-    for field, values in scores["by_group"].items():
-        lines.append(f"## Accuracy by {markdown_text(field)}")
-        lines.append(
-            markdown_table(
-                [field, "n", "accuracy", "accuracy 95% CI", "macro-F1"],
-                [
-                    [v, str(s["n"]), f"{s['accuracy']:.3f}", ci(s, "accuracy")]
-                    + [number(s["macro_f1"])]
-                    for v, s in values.items()
-                ],
-            )
-        )
+    lines += score_sections(scores, names)
     return "\n\n".join(lines) + "\n"
-
-
-def ci(scores: dict, metric: str):
-    """``metric``'s 95% interval in ``scores`` as the tables print it (— where it has none)."""
-    pair = scores.get(f"{metric}_ci")
-    return fmt_interval({"low": pair[0], "high": pair[1]} if pair else None)

@@ -1,5 +1,5 @@
 """``compsem llm --backend vllm``: the same log-likelihoods from vLLM's prompt log-probabilities,
-for GPUs. It follows lm-eval's vLLM backend: each (context, choice) is one prompt, scored by the
+for GPUs, and with ``--generate`` the chats' answers from vLLM's ``generate``. It follows lm-eval's vLLM backend: each (context, choice) is one prompt, scored by the
 log-probabilities vLLM reports for the prompt's own tokens (``prompt_logprobs``). vLLM needs a
 CUDA GPU and is not installed where compsem's tests run: they check compsem's bookkeeping around
 it with a stand-in engine, NOT vLLM's own scores.
@@ -49,3 +49,37 @@ def score_with_vllm(
             found[i][ids[i]].logprob for i in range(len(ids) - length, len(ids))
         )
     return scores, len(prompts), limit, len(cut)
+
+
+def generate_with_vllm(model: str, inputs, pending, decoding, options, done) -> int:
+    """``compsem llm --generate --backend vllm``: the rendered chats of the ``pending`` rows
+    answered by vLLM in one call (it batches itself); ``done`` gets them as
+    :func:`compsem.harness.llm.generation.generate_texts` gives them. Returns 1 (one call)."""
+    try:
+        from vllm import LLM, SamplingParams  # an optional GPU backend, not installed by default
+    except ImportError:
+        raise RuntimeError(
+            "--backend vllm needs vLLM on a CUDA machine (pip install vllm); use --backend hf"
+        ) from None
+    dtype = {"bf16": "bfloat16", "fp16": "float16", "fp32": "float32"}[
+        options["placement"].precision
+    ]
+    engine = LLM(model=model, dtype=dtype)
+    params = SamplingParams(
+        n=decoding.samples,
+        temperature=decoding.temperature,
+        max_tokens=decoding.max_new_tokens,
+        seed=decoding.seed if decoding.temperature > 0 else None,
+    )
+    outputs = engine.generate([inputs[i] for i in pending], params)
+    done(
+        {
+            n: {
+                "texts": [c.text for c in output.outputs],
+                "prompt_tokens": len(output.prompt_token_ids),
+                "output_tokens": [len(c.token_ids) for c in output.outputs],
+            }
+            for n, output in enumerate(outputs)
+        }
+    )
+    return 1

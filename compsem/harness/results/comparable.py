@@ -23,9 +23,16 @@ from dataclasses import dataclass, field
 
 # Recorded settings that do not change a run's numbers: derived counts, where the model sat on
 # disk, the preset's note, the evaluation batch size, where a prompt template sat on disk and
-# which built-in gave it its answers (its content is ``prompt_fingerprint``).
+# which built-in gave it its answers (its content is ``prompt_fingerprint``); for generation, how
+# many answers came from the call cache, the model calls made, the rows file a rescore read, the
+# label names (the config's) and where a chat template sat (its content is its fingerprint).
 NOT_SETTINGS = frozenset(
     {
+        "cached_rows",
+        "chat_template_file",
+        "label_names",
+        "model_calls",
+        "rescored_from",
         "eval_batch_size",
         "eval_examples",
         "evidence_pairs",
