@@ -27,6 +27,8 @@ import stat
 from contextlib import contextmanager
 from pathlib import Path
 
+from compsem.files.bounded_read import InvalidJSON, MissingFile, UnreadableFile, read_json
+
 MARKER = ".compsem-export.json"
 FILES_MANIFEST = ".compsem-files.json"
 TOKEN = re.compile(r"[0-9a-f]{32}")
@@ -89,16 +91,13 @@ def read_manifest(folder: Path, name: str = MARKER) -> dict | None:
     when it cannot be read or is not one compsem wrote."""
     path = Path(folder) / name
     try:
-        data = json.loads(path.read_bytes())
-    except FileNotFoundError:
+        data = read_json(path, "manifest")  # a regular file, bounded in size and nesting
+    except MissingFile:
         return None
-    except OSError as error:
-        raise OutputFolderError(
-            f"{path} cannot be read ({error.strerror}); make it readable (chmod u+r) or choose "
-            "another --out."
-        ) from None
-    except ValueError:
+    except InvalidJSON:
         data = None
+    except UnreadableFile as error:  # a FIFO, a device, too large, not readable
+        raise OutputFolderError(f"{error} Or choose another --out.") from None
     files = data.get("files") if isinstance(data, dict) else None
     folders = data.get("folders", []) if isinstance(data, dict) else None
     valid = (
