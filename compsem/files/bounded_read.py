@@ -74,8 +74,8 @@ def _open(path: Path, kind: str) -> int:
         raise MissingFile(f"{path} does not exist; pass the {kind} file's path.") from None
     except PermissionError:
         raise UnreadableFile(
-            f"{path} cannot be read (permission denied on the file or a folder above it): give "
-            "yourself read access (chmod u+r FILE, u+x on its folders) or pass another file."
+            f"{path} cannot be read (permission denied on it or a folder above it): make it "
+            "readable (chmod u+r, and u+x on its folders)."
         ) from None
     except OSError as error:
         reason = os.strerror(error.errno) if error.errno else str(error)

@@ -97,7 +97,7 @@ def read_manifest(folder: Path, name: str = MARKER) -> dict | None:
     except InvalidJSON:
         data = None
     except UnreadableFile as error:  # a FIFO, a device, too large, not readable
-        raise OutputFolderError(f"{error} Or choose another --out.") from None
+        raise OutputFolderError(f"{str(error).rstrip('.')}, or choose another --out.") from None
     files = data.get("files") if isinstance(data, dict) else None
     folders = data.get("folders", []) if isinstance(data, dict) else None
     valid = (
