@@ -177,6 +177,35 @@ def listed_categories(folder: Path) -> dict[str, set[str]]:
         return listed
 
 
+def release_item(
+    task: str,
+    fields: tuple[str, str, str, str],
+    label: int,
+    identifier: tuple,
+    listed: dict,
+    where: str,
+) -> dict:
+    """One release row (``fields``: combo, source NP and the task's two sentences) as a dict of
+    the task's feature names, its id a hash of ``identifier``."""
+    combo, source, first, second = fields
+    codes = combo.lower().split("-")
+    if len(codes) != 2 or any(code not in COMBO_CATEGORIES for code in codes):
+        raise ReleaseError(f"{where}: combo {combo!r} is not like 'pri-sub'.")
+    categories = (COMBO_CATEGORIES[codes[0]], COMBO_CATEGORIES[codes[1]])
+    names = ("event1", "event2") if task == "epc" else ("premise", "hypothesis")
+    return {
+        "id": row_id(*identifier),
+        "label": label,
+        "np": source,
+        **parse_np(source, categories, listed),
+        "m1_category": categories[0],
+        "m2_category": categories[1],
+        "combo": "-".join(codes),
+        "rule": "original",
+        **dict(zip(names, (first, second), strict=True)),
+    }
+
+
 def read_original_task(folder: str | Path | None, task: str) -> list[dict]:
     """The rows of one original task file, as dicts of the task's feature names."""
     if folder is None:
@@ -190,26 +219,11 @@ def read_original_task(folder: str | Path | None, task: str) -> list[dict]:
     rows = []
     for number, row in _read_csv(path, columns):
         where = f"{path.name}, line {number}"
-        codes = row["combo"].lower().split("-")
-        if len(codes) != 2 or any(code not in COMBO_CATEGORIES for code in codes):
-            raise ReleaseError(f"{where}: combo {row['combo']!r} is not like 'pri-sub'.")
         first, second = (row[c] for c in columns[3:5])
-        categories = (COMBO_CATEGORIES[codes[0]], COMBO_CATEGORIES[codes[1]])
-        item = {
-            "id": row_id("rnpc-original", task, row["id"], row["source NP"], first, second),
-            "label": _label(task, row["label"], where),
-            "np": row["source NP"],
-            **parse_np(row["source NP"], categories, listed),
-            "m1_category": categories[0],
-            "m2_category": categories[1],
-            "combo": "-".join(codes),
-            "rule": "original",
-        }
-        if task == "epc":
-            item |= {"event1": first, "event2": second}
-        else:
-            item |= {"premise": first, "hypothesis": second}
-        rows.append(item)
+        identifier = ("rnpc-original", task, row["id"], row["source NP"], first, second)
+        fields = (row["combo"], row["source NP"], first, second)
+        label = _label(task, row["label"], where)
+        rows.append(release_item(task, fields, label, identifier, listed, where))
     if not rows:
         raise ReleaseError(f"{path} holds no items.")
     return rows

@@ -33,6 +33,15 @@ def compsem_cache(tmp_path_factory):
     return cache
 
 
+@pytest.fixture(scope="session", autouse=True)
+def compsem_config(tmp_path_factory):
+    """compsem's config folder, which holds its signing key: the session's own, never the
+    user's (subprocesses inherit it)."""
+    folder = tmp_path_factory.mktemp("compsem-config")
+    os.environ["COMPSEM_CONFIG"] = str(folder)
+    return folder
+
+
 @pytest.fixture(scope="session")
 def smollm2() -> str:
     """The offline SmolLM2-135M-Instruct's folder (CI's setup script converts it once)."""

@@ -2,7 +2,6 @@
 duplicates and hypothesis-only artefacts, in our exports and in original releases."""
 
 import json
-import shutil
 from dataclasses import replace
 
 import pyarrow as pa
@@ -27,7 +26,7 @@ from compsem.publish.audit import (
     audit_tables,
 )
 from compsem.publish.audit_report import render_markdown
-from tests.publish_helpers import run_cli
+from tests.publish_helpers import copy_export, run_cli
 from tests.test_original_release import write_release
 
 ROW = {
@@ -279,7 +278,7 @@ def test_a_benchmark_spec_supplies_its_own_regime_checks():
 @pytest.fixture(scope="module")
 def audited(plane_export, tmp_path_factory):
     folder = tmp_path_factory.mktemp("audit") / "plane"
-    shutil.copytree(plane_export, folder)
+    copy_export(plane_export, folder)
     return folder, audit_folder(folder)
 
 
@@ -318,7 +317,7 @@ def test_cli_exits_non_zero_on_a_planted_leak_and_says_so_in_the_card(
     plane_export, tmp_path, capsys
 ):
     folder = tmp_path / "plane"
-    shutil.copytree(plane_export, folder)
+    copy_export(plane_export, folder)
     (train_path,) = (folder / "goood_split_2").glob("train-*.parquet")
     (test_path,) = (folder / "goood_split_2").glob("test-*.parquet")
     train, test = pq.read_table(train_path), pq.read_table(test_path)

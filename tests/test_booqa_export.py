@@ -66,7 +66,20 @@ def booqa_export(tmp_path_factory, levyholt):
 @pytest.mark.slow
 def test_load_dataset_reads_every_config_offline_with_class_labels(booqa_export):
     names = sorted(p.name for p in booqa_export.iterdir() if p.is_dir())
-    assert names == ["en", "h_only", "levyholt_directional", "levyholt_full", "levyholt_symmetric"]
+    levyholt = [
+        f"levyholt_{subset}{suffix}"
+        for subset in (
+            "full",
+            "directional",
+            "symmetric",
+            "para_dirtrue",
+            "para_dirfalse",
+            "dirtrue_unrelated",
+            "dirfalse_unrelated",
+        )
+        for suffix in ("", "_hypothesis_only")
+    ]
+    assert names == sorted(["en", "h_only", *levyholt])
     en = load_dataset(str(booqa_export), "en")
     assert set(en) == {"dev", "test"}
     assert en["dev"].features["label"] == ClassLabel(names=LABEL_NAMES)

@@ -29,6 +29,7 @@ def test_help_lists_every_command():
         "score",
         "report",
         "llm",
+        "harm-detection",
         "lm-eval-tasks",
         "model-path",
         "setup-smollm2",

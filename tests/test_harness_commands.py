@@ -24,6 +24,21 @@ pytestmark = [pytest.mark.slow, pytest.mark.usefixtures("one_thread")]
 TINY = "--device cpu --max-train-examples 16 --max-eval-examples 32"
 
 
+def assert_intervals_and_per_label(scores: dict) -> None:
+    """A classification result's 95% intervals hold its scores, overall and per group, and its
+    precision and recall name every label its F1 does."""
+    for key in ("accuracy", "macro_f1"):
+        low, high = scores[f"{key}_ci"]
+        assert low <= scores[key] <= high
+    assert scores["accuracy_stderr"] >= 0
+    assert set(scores["precision"]) == set(scores["recall"]) == set(scores["f1"])
+    for groups in scores["by_group"].values():
+        for cell in groups.values():
+            assert cell["accuracy_ci"] is None or (
+                cell["accuracy_ci"][0] <= cell["accuracy"] <= cell["accuracy_ci"][1]
+            )
+
+
 def per_row(folder, result) -> list[dict]:
     """The run's ``<result>.rows.jsonl``, one record per evaluated row."""
     lines = rows_path(folder / result_name(result)).read_text().splitlines()
@@ -88,6 +103,8 @@ def test_train_writes_one_result_per_seed_with_provenance_and_grouped_scores(tra
     assert {key.split(" × ")[0] for key in cells} == set(scores["by_group"]["adjective_class"])
     assert first["timing"]["examples_per_second"] > 0
     assert first["environment"]["device"] == "cpu (fp32)"
+    assert_intervals_and_per_label(scores)
+    assert scores["intervals"]["bootstrap"]["cluster_by"] == "adjective + noun"  # PLANE's items
     summary = (train_runs / "summary.md").read_text()
     assert "| goood_split | 2 | 32 |" in summary and "Accuracy by inference_type" in summary
     for result in results:
@@ -180,6 +197,7 @@ def test_zero_shot_maps_the_models_labels_by_its_id2label(plane, nli_model, tmp_
     assert_rows_give_the_scores(rows, result["scores"])
     assert [row["id"] for row in rows] == list(test["id"])
     assert [row["prediction"] for row in rows] == predicted.tolist()
+    assert_intervals_and_per_label(result["scores"])
 
 
 def test_zero_shot_refuses_a_model_without_a_trained_head(plane, tmp_path):
@@ -262,6 +280,9 @@ def test_score_ranks_stated_hypotheses_first_by_max_cosine(booqa, tmp_path):
     assert sum(row["evidence"] == 0 for row in rows) == 2
     again = aucnorm_scores([row["score"] for row in rows], [row["label"] for row in rows])
     assert again["aucnorm"] == pytest.approx(scores["aucnorm"])
+    low, high = scores["aucnorm_ci"]
+    assert low <= scores["aucnorm"] <= high
+    assert scores["intervals"]["bootstrap"]["cluster_by"] == "bundle_id"
 
 
 def test_score_with_an_nli_model_uses_its_entailment_probability(booqa, nli_model, tmp_path):

@@ -198,7 +198,10 @@ def test_booqa_reports_aucnorm_of_p_true_and_a_user_template(exports, tmp_path, 
     out = tmp_path / "out"
     argv = ["llm", "--dataset", str(exports["booqa"]), "--config", "en", "--limit", "8"]
     assert main([*argv, "--template", str(template), "--out", str(out)]) == 0
-    assert "Label shares (predicted vs true)" in capsys.readouterr().out
+    printed = capsys.readouterr().out
+    assert "Label shares (predicted vs true)" in printed
+    assert "(in brackets: the 95% interval)" in printed
+    assert "## Precision and recall per label" in printed
     result = read_json(out)
     settings = result["settings"]
     assert settings["prompt"] == "question.jinja" and result["model"] == "smollm2"
@@ -208,6 +211,9 @@ def test_booqa_reports_aucnorm_of_p_true_and_a_user_template(exports, tmp_path, 
     )
     assert settings["template_base"] and len(settings["prompt_fingerprint"]) == 16
     assert 0.0 <= result["scores"]["aucnorm"] <= 1.0
+    low, high = result["scores"]["aucnorm_ci"]
+    assert low <= result["scores"]["aucnorm"] <= high
+    assert set(result["scores"]["precision"]) == set(result["scores"]["recall"])
 
 
 def test_the_vllm_backend_scores_each_choice_and_counts_the_rows_it_cuts(tokenizer, monkeypatch):

@@ -153,7 +153,7 @@ def test_curves_prompts_and_scores_render_their_tables(tmp_path):
     markdown = run_report([tmp_path / "runs"], tmp_path / "report")
     assert "| 10 | 0.750 ± 0.050 |" in markdown and "| AULC | 0.625 ± 0.010 |" in markdown
     assert "| I | 70.0 ± 30.0 |" in markdown and "| Average | 50.0 ± 40.0 |" in markdown
-    assert "| bert/base | cosine | en | 1 | – | 15.9 | 20.0 |" in markdown
+    assert "| bert/base | cosine | en | 1 | – | 15.9 | — | 20.0 |" in markdown
     saved = json.loads((tmp_path / "report" / "report.json").read_text())
     assert saved["runs"] == 3 and saved["score"][0]["aucnorm"]["mean"] == 0.159
 
@@ -197,8 +197,8 @@ def test_an_llm_run_on_the_first_rows_shows_its_row_count_and_limit():
     lines = report["llm"]["settings"]
     assert len(lines) == 3
     markdown = render(report)
-    assert "rows first 20, shots 0 | 1 | 20 | 0.450 | – |" in markdown
-    assert "rows all, shots 4 | 1 | 500 | 0.600 | – |" in markdown
+    assert "rows first 20, shots 0 | 1 | 20 | 0.450 | — | – |" in markdown
+    assert "rows all, shots 4 | 1 | 500 | 0.600 | — | – |" in markdown
 
 
 def test_a_truncated_result_file_is_reported_by_name_not_dropped(tmp_path):
@@ -347,8 +347,10 @@ def test_per_group_cells_show_their_rows_and_mark_those_too_few_to_read():
     cell = report["train"]["by_group"]["combo × rule"]["bert-base-cased · spte"]
     assert cell["int-sub × n.no_privative"]["rows"] == {"min": 3, "max": 3}
     markdown = render(report)
-    assert "| int-sub × n.no_privative | 1.000 (n 3) † |" in markdown
-    assert "| int-sub | 0.700 (n 250) |" in markdown and "| pri-pri | 0.500 (n 40) † |" in markdown
+    assert "| int-sub × n.no_privative | 1.000 — (n 3) † |" in markdown
+    assert (
+        "| int-sub | 0.700 — (n 250) |" in markdown and "| pri-pri | 0.500 — (n 40) † |" in markdown
+    )
     assert "† fewer than 100 rows: uncertain by more than ±9.8 points" in markdown
     # Resamples of different sizes give the range; zero-shot's per-class tables, in percent.
     dataset = {"path": "x", "config": "c", "split": "test", "revision": None, "fingerprint": "f"}
@@ -365,8 +367,8 @@ def test_per_group_cells_show_their_rows_and_mark_those_too_few_to_read():
         for i in (1, 2)
     ]
     markdown = render(aggregate(runs))
-    assert "| I | 50.0 (n 120) | 50.0 (n 120) |" in markdown
-    assert "n: the rows behind a cell in each run." in markdown and "†" not in markdown
+    assert "| I | 50.0 — (n 120) | 50.0 — (n 120) |" in markdown
+    assert "n: the rows behind a cell in each run;" in markdown and "†" not in markdown
 
 
 def test_twins_pair_within_a_build():

@@ -113,6 +113,7 @@ HEAVY_COMPSEM = (
     "compsem.metrics.few_shot_curve.",
     "compsem.harness.training.",  # fine-tuning imports torch and transformers
     "compsem.harness.probing.",  # running a model imports torch and transformers
+    "compsem.harness.harm.run",  # harm detection runs models: torch and transformers
     "compsem.harness.baselines.runs",  # runs the harness commands: torch and transformers
     "compsem.harness.llm.run",  # loading a causal LM imports torch and transformers
     "compsem.publish.hub",  # from compsem/__init__.py: `import compsem` stays cheap

@@ -341,3 +341,104 @@ def test_add_batch_checks_each_batch_before_evaluate_stores_it():
 def test_check_inputs_returns_float_scores_and_integer_labels():
     scores, labels = check_inputs([1, 2], [True, False])
     assert scores.dtype == np.float64 and labels.tolist() == [1, 0]
+
+
+# ties="released": the authors' released computation (sentinel start, one point per tied group).
+
+
+def released_reference(scores, labels, baseline=None):
+    """The released computation from scikit-learn's curve as the authors' code got it (2021):
+    the sentinel (0, 1), one point per distinct score, cut at the first point at full recall;
+    the points with precision ≥ ξ (resp. 0.5) by the trapezoid; AUCnorm by eq. 1."""
+    precision, recall, _ = sklearn_precision_recall_curve(labels, scores, drop_intermediate=False)
+    precision, recall = precision[::-1], recall[::-1]  # ascending recall, sentinel first
+    stop = int(np.argmax(recall == 1.0)) + 1
+    points = list(zip(recall[:stop], precision[:stop], strict=True))
+    xi = float(np.mean(labels)) if baseline is None else baseline
+
+    def area(floor):
+        kept = [(r, p) for r, p in points if p >= floor]
+        return sum((r2 - r1) * (p1 + p2) / 2 for (r1, p1), (r2, p2) in pairwise(kept))
+
+    return {"aucnorm": (area(xi) - xi) / (1 - xi), "auc_xi": area(xi), "auc_50": area(0.5)}
+
+
+def test_released_hand_computed_heavy_ties_one_point_per_group():
+    """4 positives in 10 rows; a tied group of 4 rows holding 2 positives is one point, joined
+    to the previous by a straight line: (0, 1), (1/4, 1), (3/4, 3/5), (1, 2/5). AUC_ξ = 31/40,
+    AUCnorm = (31/40 − 2/5) / (3/5) = 5/8, AUC50% = 13/20. The honest curve adds the point
+    (1/2, 2/3) inside the group and gives 41/72."""
+    scores = [0.9, 0.5, 0.5, 0.5, 0.5, 0, 0, 0, 0, 0]
+    labels = [1, 1, 0, 1, 0, 1, 0, 0, 0, 0]
+    released = aucnorm_scores(scores, labels, ties="released", return_curve=True)
+    assert released["curve"]["recall"] == [0.0, 0.25, 0.75, 1.0]
+    assert released["curve"]["precision"] == [1.0, 1.0, 0.6, 0.4]
+    assert released["curve"]["thresholds"] == [0.9, 0.5, 0.0]
+    assert released["auc_xi"] == pytest.approx(31 / 40, abs=1e-15)
+    assert released["aucnorm"] == pytest.approx(5 / 8, abs=1e-15)
+    assert released["auc_50"] == pytest.approx(13 / 20, abs=1e-15)
+    assert aucnorm_scores(scores, labels)["aucnorm"] == pytest.approx(41 / 72, abs=1e-15)
+
+
+def test_released_sentinel_is_bridged_to_the_first_point_kept():
+    """A negative scores highest: the released curve still starts at (0, 1), and with the
+    points of precision 0 dropped by the ξ filter it bridges to (1, 1/4): AUC_ξ = 5/8 and
+    AUCnorm = 1/2, where the honest computation gives the worst ranking 0."""
+    scores, labels = [3, 2, 1, 0], [0, 0, 0, 1]
+    released = aucnorm_scores(scores, labels, ties="released")
+    assert released["auc_xi"] == pytest.approx(5 / 8)
+    assert released["aucnorm"] == pytest.approx(1 / 2)
+    assert released["auc_50"] == 0.0  # only the sentinel reaches 0.5: one point, no area
+    assert aucnorm_scores(scores, labels)["aucnorm"] == 0.0
+
+
+def test_released_constant_scorer_gets_one_half_with_a_warning():
+    with pytest.warns(UserWarning, match="sentinel"):
+        released = aucnorm_scores([1.0] * 5, [1, 0, 0, 0, 0], ties="released")
+    assert released["auc_xi"] == pytest.approx(3 / 5)
+    assert released["aucnorm"] == pytest.approx(1 / 2)
+
+
+@pytest.mark.parametrize("seed", range(6))
+@pytest.mark.parametrize("levels", [2, 4, 50])
+def test_released_matches_sklearns_curve_cut_at_full_recall(seed, levels):
+    """Heavily tied scores (2 or 4 distinct values, as an entailment graph's), and lightly."""
+    rng = np.random.default_rng(seed)
+    labels = (rng.random(300) < 0.3).astype(int)
+    scores = rng.integers(0, levels, 300) + labels * rng.integers(0, 2, 300)
+    expected = released_reference(scores, labels)
+    got = aucnorm_scores(scores, labels, ties="released")
+    for key, value in expected.items():
+        assert got[key] == pytest.approx(value, abs=1e-12)
+
+
+def test_released_equals_honest_without_ties_when_a_positive_scores_highest():
+    rng = np.random.default_rng(3)
+    labels = (rng.random(400) < 0.4).astype(int)
+    scores = rng.normal(labels, 1.0)
+    scores[np.argmax(labels)] = scores.max() + 1  # a positive on top
+    honest, released = (
+        aucnorm_scores(scores, labels),
+        aucnorm_scores(scores, labels, ties="released"),
+    )
+    assert released["aucnorm"] == pytest.approx(honest["aucnorm"], abs=1e-12)
+
+
+def test_released_through_evaluate_and_bad_ties(metric):
+    scores, labels = [0.9, 0.5, 0.5, 0.5, 0.5, 0, 0, 0, 0, 0], [1, 1, 0, 1, 0, 1, 0, 0, 0, 0]
+    result = metric.compute(predictions=scores, references=labels, ties="released")
+    assert result["aucnorm"] == pytest.approx(5 / 8)
+    with pytest.raises(ValueError, match="ties must be 'honest'"):
+        aucnorm_scores(scores, labels, ties="sklearn")
+    with pytest.raises(ValueError, match="ties must be 'honest'"):
+        precision_recall_curve(scores, labels, ties=None)
+
+
+def test_released_bridges_a_dip_below_the_baseline_that_honest_counts_as_zero():
+    """The card's dip example: AUC_ξ = 0.725 either way, but eq. 1 on it gives
+    (0.725 − 0.4) / 0.6 = 13/24 where the honest integral of max(P − ξ, 0) gives 1/2."""
+    scores, labels = [5, 4, 3, 2, 1], [1, 0, 0, 0, 1]
+    released = aucnorm_scores(scores, labels, ties="released")
+    assert released["auc_xi"] == pytest.approx(0.725)
+    assert released["aucnorm"] == pytest.approx(13 / 24)
+    assert aucnorm_scores(scores, labels)["aucnorm"] == pytest.approx(1 / 2)

@@ -17,7 +17,7 @@ from compsem.files.output_folder import (
     check_output_folder,
     read_marker,
 )
-from compsem.files.ownership import new_token, walk
+from compsem.files.ownership import new_token, walk, write_manifest
 from compsem.harness.models import offline as offline_models
 from compsem.pipeline import process_guard
 from compsem.pipeline.process_guard import OWNER_FILE, claim_folder, remove_if_abandoned
@@ -31,7 +31,7 @@ def marked(folder, kind=KIND, configs=("an", "aan")):
     (folder / "README.md").write_text("old card")
     files, folders = walk(folder)
     manifest = {"kind": kind, "configs": list(configs), "token": new_token(), "files": files}
-    (folder / MARKER).write_text(json.dumps({**manifest, "folders": folders}))
+    write_manifest(folder, {**manifest, "folders": folders})
     return folder
 
 

@@ -231,6 +231,16 @@ def test_the_page_and_its_markdown_twin_are_written_with_their_plots(page):
     assert html.count('<svg class="plot"') == len(plot_files(page))
 
 
+def test_montague_reports_end_with_the_test_across_adjective_types(page):
+    """Five types of 10 phrases holding at 0.5 … 0.9 (rate 0.7): χ² = 10 · (1/7 + 1/3) = 100/21
+    on 4 degrees of freedom, p = 0.313."""
+    markdown = (page / "index.md").read_text()
+    assert "#### Do adjective types differ? (chi-square test of homogeneity)" in markdown
+    assert (
+        "| MiniLM | non-subsectivity (eq. 7), AN, by type | 50 | 5 | 4.8 | 4 | 0.313 |" in markdown
+    )
+
+
 def test_the_page_needs_no_network(page):
     html = (page / "index.html").read_text()
     for reference in ("http://", "https://", "//cdn", "<link", "src="):
@@ -326,6 +336,9 @@ def test_chromium_renders_every_table_row_and_plot_offline(page, runs, tmp_path)
     assert [h.text_content().split(":")[0] for h in montague] == [
         f"Table {n}" for n in (2, 3, 4, 5)
     ]
+    # the chi-square test across adjective types: AN intersectivity, non-subsectivity, AAN
+    (differ,) = dom.xpath("//h4[starts-with(., 'Do adjective types differ')]/following::table[1]")
+    assert len(differ.xpath("./tbody/tr")) == 3
 
 
 @pytest.mark.skipif(
@@ -383,11 +396,13 @@ def leaderboard_lines(markdown: str, benchmark_title: str) -> list[str]:
 
 
 def booqa_score_run(folder: Path, scores: list[float], labels: list[int], max_length: int):
+    from compsem.harness.results.scores import aucnorm_interval
     from compsem.metrics.aucnorm.aucnorm import aucnorm_scores
 
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")  # all scores tied
         metric = aucnorm_scores(scores, labels)
+    metric.update(aucnorm_interval(np.array(scores), np.array(labels) == 1, None))
     settings = {
         "method": "cosine",
         "max_evidence": 3200,
@@ -415,7 +430,7 @@ def test_a_constant_scorer_is_flagged_and_ranks_below_a_real_one_beside_chance(t
     markdown = (tmp_path / "page" / "index.md").read_text()
     header, _, *lines = leaderboard_lines(markdown, "BoOQA")
     columns = [cell.strip() for cell in header.strip("|").split("|")]
-    assert columns[6:] == ["AUCnorm", "AUCnorm chance", "AUC50%", "majority"]
+    assert columns[6:] == ["AUCnorm", "AUCnorm 95% CI", "AUCnorm chance", "AUC50%", "majority"]
     cells = {
         line.split("|")[4].strip(): [c.strip() for c in line.strip("|").split("|")]
         for line in lines
@@ -423,13 +438,16 @@ def test_a_constant_scorer_is_flagged_and_ranks_below_a_real_one_beside_chance(t
     constant, ranked = cells["rows all, max_length 2"], cells["rows all, max_length 128"]
     assert constant[0].startswith("⚠ ") and not ranked[0].startswith("⚠")
     assert constant[6].startswith("[0.000]")
-    assert float(ranked[6][1:6]) > float(ranked[7]) > 0.1  # above chance, which is not 0 here
-    assert constant[7] == ranked[7]  # the same labels: the same chance
+    assert float(ranked[6][1:6]) > float(ranked[8]) > 0.1  # above chance, which is not 0 here
+    assert constant[8] == ranked[8]  # the same labels: the same chance
+    assert constant[7] == "[0.000, 0.000]"  # tied scores: every resample ranks nothing
+    low, high = map(float, ranked[7].strip("[]").split(", "))
+    assert low <= float(ranked[6][1:6]) <= high
     assert constant[-1] == ranked[-1] == "0.579"  # 11 of 19 rows are false
     assert "one score on 100%" in markdown and "AUCnorm chance: the mean AUCnorm" in markdown
     table5 = markdown.split("### AUCnorm and the random baseline ξ", 1)[1]
-    assert "| AUCnorm | AUCnorm chance | ξ | n rows |" in table5
-    assert f"| {constant[7]} | 0.421 | 19 |" in table5
+    assert "| AUCnorm | AUCnorm 95% CI | AUCnorm chance | ξ | n rows |" in table5
+    assert f"| {constant[7]} | {constant[8]} | 0.421 | 19 |" in table5
     assert "not against ξ" in table5
 
 

@@ -73,7 +73,12 @@ def levyholt_splits(config: BooqaConfig) -> dict[str, pa.Table]:
             "--levyholt DIR."
         )
     tables = levyholt_tables(
-        config.levyholt, config.levyholt_subset, row_id, LEVYHOLT_FEATURES.arrow_schema
+        config.levyholt,
+        config.levyholt_subset,
+        row_id,
+        LEVYHOLT_FEATURES.arrow_schema,
+        seed=config.seed,
+        hypothesis_only=config.levyholt_hypothesis_only,
     )
     tables = {split: table for split, table in tables.items() if len(table)}
     if not tables:
@@ -96,7 +101,7 @@ def booqa_splits(config: BooqaConfig) -> dict[str, pa.Table]:
 class Booqa(TableBuilder):
     """BoOQA generated from a dated news corpus and WordNet, one config per split regime."""
 
-    VERSION = datasets.Version("2.0.0")
+    VERSION = datasets.Version("2.1.0")
     BUILDER_CONFIG_CLASS = BooqaConfig
     # The Levy/Holt configs first: an export's card describes the corpus of its last config.
     BUILDER_CONFIGS = LEVYHOLT_CONFIGS + BUILDER_CONFIGS

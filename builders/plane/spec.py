@@ -215,4 +215,6 @@ SPEC = BenchmarkSpec(
     card_context={"in_distribution_shares": IN_DISTRIBUTION_SHARES},
     llm_prompts=LLM_PROMPTS,
     task_families=task_families(),
+    # an item: one adjective-noun phrase, whose inference types (and prompts) are rows of their own
+    cluster_fields=("adjective", "noun"),
 )

@@ -6,7 +6,12 @@ from __future__ import annotations
 import numpy as np
 import pyarrow as pa
 
-from compsem.benchmark.audit_checks import CheckResult, label_balance, vocabulary_disjoint
+from compsem.benchmark.audit_checks import (
+    CheckResult,
+    compounds_disjoint,
+    label_balance,
+    vocabulary_disjoint,
+)
 from compsem.benchmark.size_floor import MIN_TEST_ROWS
 from compsem.builders.rnpc.config import LEARNING_CURVE_SIZES
 from compsem.builders.rnpc.labels.catalogue import RULES
@@ -96,5 +101,16 @@ AUDIT_CHECKS = {
         rules_followed,
         first_modifier_alone,
     ],
-    "challenge": [label_balance(), rules_followed, first_modifier_alone],
+    "challenge": [
+        # train and validation are generated apart from test, from phrases it never holds
+        compounds_disjoint(
+            ("modifier1", "modifier2", "noun"),
+            ("test", "validation"),
+            "phrases (M1, M2, N) of test never in train or validation, nor validation's in train",
+        ),
+        label_balance(),
+        learning_curve_prefixes,
+        rules_followed,
+        first_modifier_alone,
+    ],
 }

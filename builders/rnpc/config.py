@@ -10,7 +10,7 @@ from compsem.benchmark.settings import build_setting
 from compsem.builders.rnpc.labels.rules import EPC_LABELS, SPTE_LABELS
 from compsem.builders.rnpc.tasks import LABEL_NAMES, TASKS
 
-REGIMES = ("split", "challenge", "original")
+REGIMES = ("split", "challenge", "original", "inoculation")
 LEARNING_CURVE_SIZES = (10, 25, 50, 75, 100, 125, 150, 175, 200)  # §6: prefixes of train
 PLANE_CACHE = "plane-cache"
 
@@ -95,8 +95,13 @@ class RnpcConfig(datasets.BuilderConfig):
             the learning-curve subsets, and ``validation`` and ``test``, drawn from the other
             side of the modifier split: no modifier of train occurs in the same position, M1 or
             M2, in validation or test, so validation is as far out of distribution as test),
-            ``challenge`` (§5: the same items as one ``test`` split), or ``original`` (the
-            published RNPC CSVs, read from ``original_release``).
+            ``challenge`` (§5: the same items as one ``test`` split, with ``train`` and
+            ``validation`` generated apart from them for training on many generated rows: no
+            phrase (M1, M2, N) of test occurs in train or validation, nor one of train in
+            validation), or ``original`` (the
+            published RNPC CSVs, read from ``original_release``) or ``inoculation`` (the
+            release's §6 splits, read from ``inoculation``: each ``train_N``, ``train`` and
+            ``test``).
     """
 
     task: str = "spte"
@@ -127,11 +132,25 @@ class RnpcConfig(datasets.BuilderConfig):
     )
     train_size: int = build_setting(200, "training items of the split configs (§6 used 200)")
     validation_size: int = build_setting(500, "validation items of the split configs")
+    challenge_train_size: int = build_setting(
+        2_000,
+        "training items of the challenge configs, drawn from phrases their test never holds",
+    )
+    challenge_validation_size: int = build_setting(
+        500,
+        "validation items of the challenge configs (phrases of neither their test nor train)",
+    )
     train_modifier_share: float = build_setting(
         0.25, "share of each position's modifiers (per category) kept for train"
     )
     original_release: str | None = build_setting(
         None, "folder of the original RNPC CSVs: adds the original_* configs", metavar="DIR"
+    )
+    inoculation: str | None = build_setting(
+        None,
+        "folder of the release's inoculation splits (SPTE/, MPTE/, EPC/ holding train_10.tsv "
+        "… train_200.tsv, train.tsv, test.tsv): adds the inoculation_* configs (§6)",
+        metavar="DIR",
     )
 
     def __post_init__(self):
@@ -172,4 +191,7 @@ BUILDER_CONFIGS = [
 ]
 ORIGINAL_CONFIGS = [
     RnpcConfig(name=f"original_{task}", task=task, regime="original") for task in TASKS
+]
+INOCULATION_CONFIGS = [
+    RnpcConfig(name=f"inoculation_{task}", task=task, regime="inoculation") for task in TASKS
 ]

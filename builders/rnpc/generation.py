@@ -28,6 +28,7 @@ from compsem.builders.rnpc.tasks import (
 from compsem.builders.rnpc.words.noun_phrases import build_vocabulary
 from compsem.builders.rnpc.words.nouns import load_events, load_nouns, load_second_nouns
 from compsem.files.fingerprint import cache_root, file_fingerprint, row_id
+from compsem.loading_scripts.rnpc_inoculation import read_inoculation
 from compsem.loading_scripts.rnpc_release import read_original_lexicon, read_original_task
 from compsem.resources.modifiers import ModifierLexicon, load_modifier_lexicon, read_attributes
 from compsem.resources.wordnet import wordnet_version
@@ -204,12 +205,16 @@ def task_splits(key: tuple) -> dict[str, pa.Table]:
 def generation_key(config: RnpcConfig) -> tuple:
     """What a task's generated items depend on: the task and every setting but the release
     folder, hashable so that the split and challenge configs of a task share one generation."""
-    names = ["task", *(f.name for f in setting_fields(RnpcConfig) if f.name != "original_release")]
+    read = {"original_release", "inoculation"}  # releases read, not generated from
+    names = ["task", *(f.name for f in setting_fields(RnpcConfig) if f.name not in read)]
     return tuple((name, getattr(config, name)) for name in names)
 
 
 def rnpc_splits(config: RnpcConfig) -> dict[str, pa.Table]:
     """The splits of one config, as Arrow tables in the task's feature order."""
+    if config.regime == "inoculation":
+        splits = read_inoculation(config.inoculation, config.task)
+        return {name: to_original_table(config.task, rows) for name, rows in splits.items()}
     if config.regime == "original":
         return {
             "test": to_original_table(
@@ -218,8 +223,46 @@ def rnpc_splits(config: RnpcConfig) -> dict[str, pa.Table]:
         }
     splits = task_splits(generation_key(config))
     if config.regime == "challenge":
-        return {"test": pa.concat_tables(splits.values())}
+        return challenge_splits(generation_key(config))
     return splits
+
+
+def phrase_words(table: pa.Table) -> frozenset:
+    """The (modifier1, modifier2, noun) words of a table's rows: its source phrases."""
+    columns = (table[f].to_pylist() for f in ("modifier1", "modifier2", "noun"))
+    return frozenset(zip(*columns, strict=True))
+
+
+@functools.lru_cache(maxsize=8)
+def challenge_splits(key: tuple) -> dict[str, pa.Table]:
+    """A challenge config: every item of the task's split config as ``test`` (§5), and
+    ``train`` and ``validation`` generated from all the task's modifiers but from phrases test
+    never holds (validation's from none of train's either), for training on thousands of
+    generated rows before a zero-shot use (§8). Train keeps the learning-curve order, so any
+    prefix (``--max-train-examples``) is balanced to within one item per label."""
+    config = RnpcConfig(**dict(key))
+    test = pa.concat_tables(task_splits(key).values())
+    inputs, _ = load_inputs(config.lexicon, config.nouns, config.events, config.cooccurrence)
+    allowed = np.flatnonzero(usable(config.task, inputs))
+    n_labels = len(LABEL_NAMES[config.task])
+    seen, splits = phrase_words(test), {}
+    sizes = {"train": config.challenge_train_size, "validation": config.challenge_validation_size}
+    for stage, (split, size) in enumerate(sizes.items(), start=4):
+        if not size:  # a size of 0: no split, rather than an empty one
+            continue
+        quotas = successive_quotas([size], n_labels)[0]
+        rng = _rng(config, stage)
+        try:
+            rows = generate(config.task, inputs, allowed, allowed, quotas, rng, exclude=seen)
+        except ValueError as error:
+            raise ValueError(
+                f"{error} (challenge {split}: lower --challenge-{split}-size)"
+            ) from None
+        splits[split] = to_table(config.task, rows)
+        seen |= phrase_words(splits[split])
+    if "train" in splits:
+        splits["train"] = learning_curve_order(splits["train"], _rng(config, 6))
+    return {**splits, "test": test}
 
 
 def to_original_table(task: str, rows: list[dict]) -> pa.Table:

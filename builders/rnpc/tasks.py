@@ -303,15 +303,19 @@ def generate(
     second: np.ndarray,
     quotas: list[int],
     rng: np.random.Generator,
+    exclude: frozenset = frozenset(),
 ) -> list[dict]:
     """``quotas[label]`` items of each label with M1 from ``first`` and M2 from ``second``
-    (modifier indices); draws more phrases, in proportion to the scarcest label's shortfall,
-    until each label has enough."""
+    (modifier indices), none of whose phrases is in ``exclude`` ((modifier1, modifier2, noun)
+    words); draws more phrases, in proportion to the scarcest label's shortfall, until each
+    label has enough."""
     n_labels = len(LABEL_NAMES[task])
     draws = max(1_000, 2 * sum(quotas))
     counts = np.zeros(n_labels, dtype=np.int64)
     for _ in range(MAX_ROUNDS):
         phrases = sample_stratified(task, inputs, first, second, draws, rng)
+        if exclude:
+            phrases = phrases[~phrases_in(inputs.vocabulary, phrases, exclude)]
         candidates = label_candidates(task, inputs, phrases)
         if task == "epc":
             candidates = _fewer_denials(candidates, rng)
@@ -342,6 +346,15 @@ def generate(
         f"nouns (found {dict(zip(LABEL_NAMES[task], map(int, counts), strict=True))} candidates "
         "per label, fewer once spread over their cells and what a model reads at a glance). "
         "Lower --size, or use a lexicon with more modifiers of each category."
+    )
+
+
+def phrases_in(vocabulary: Vocabulary, phrases: np.ndarray, words: frozenset) -> np.ndarray:
+    """Which phrases (rows of modifier, modifier, noun indices) are, in words, in ``words``."""
+    modifiers, nouns = vocabulary.modifiers["modifier"], vocabulary.nouns["noun"]
+    return np.array(
+        [(modifiers[a], modifiers[b], nouns[n]) in words for a, b, n in phrases.tolist()],
+        dtype=bool,
     )
 
 

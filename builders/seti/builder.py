@@ -47,7 +47,7 @@ _HOMEPAGE = "https://aclanthology.org/2023.findings-acl.252"
 class Seti(TableBuilder):
     """SETI generated from WordNet-based SICK-like sentences (or SICK), one config per setting."""
 
-    VERSION = datasets.Version("2.0.0")
+    VERSION = datasets.Version("2.1.0")
     BUILDER_CONFIG_CLASS = SetiConfig
     BUILDER_CONFIGS = BUILDER_CONFIGS
     DEFAULT_CONFIG_NAME = "task1_trivial"

@@ -115,7 +115,7 @@ SETTINGS = {
             False,
             train=((nat("lex", 0),), (ci(V, "lex", 1),)),
             test=(ci(V, "lex", 0),),
-            few_shot=False,
+            few_shot=True,
             equation="eq. 9",
             summary="−R_nat: non-entailed PI_lex and f_v with lex+ in train, f_v with lex− "
             "(rule ②) in test",

@@ -131,6 +131,38 @@ class EmbeddingTests:
 
 
 @dataclass(frozen=True)
+class HarmDetection:
+    """A zero-shot extrinsic use of a benchmark's tasks (RNPC §8): a how-to query is harmful
+    when it names a harmful entity, judged from the noun phrases whose head is a keyword by a
+    model fine-tuned on the benchmark. The templates take ``{np}`` (the phrase with an
+    indefinite article: "a toy gun") and ``{noun}`` (its head, likewise: "a gun"); a template
+    that starts with either capitalises it.
+
+    Attributes:
+        spte: (premise, hypothesis): the query is harmful when the premise entails the
+            hypothesis ("This is a toy gun." ⇒ "This is a gun.").
+        spte_labels: every label an SPTE model must have.
+        spte_positive: the label of an entailment in an SPTE model's ``id2label``.
+        epc: (event 1, event 2): harmful when event 2 (the phrase) is as plausible as event 1
+            (the bare noun) or more ("A gun is harmful." vs "A toy gun is harmful.").
+        epc_harmful: the labels of an EPC model under which the query is harmful.
+        epc_labels: every label an EPC model must have.
+        llm: the zero-shot baseline's question to a causal LM over ``{{ query }}``; its
+            first choice says harmful.
+        source: where the classifiers and the prompt come from.
+    """
+
+    spte: tuple[str, str]
+    spte_labels: tuple[str, ...]
+    spte_positive: str
+    epc: tuple[str, str]
+    epc_harmful: tuple[str, ...]
+    epc_labels: tuple[str, ...]
+    llm: LLMPrompt
+    source: str = ""
+
+
+@dataclass(frozen=True)
 class BenchmarkSpec:
     """One benchmark.
 
@@ -180,8 +212,17 @@ class BenchmarkSpec:
         embedding: how ``compsem embed`` reads and reports a benchmark of phrase sets (Montague).
         baselines: the reference runs of ``compsem baselines`` on this benchmark (the quick set:
             those with a ``quick`` entry).
-        aucnorm: whether the paper ranks rows by P(positive) and scores them by AUCnorm
-            (BoOQA §4.2): ``compsem llm`` and the lm-eval tasks report it.
+        aucnorm: the configs whose rows the paper ranks by P(positive) and scores by AUCnorm
+            (BoOQA §2, §4.2): True for every config of the benchmark, or the set of config
+            names. Every evaluation of such a config (``train``, ``zero-shot``, ``score``,
+            ``llm``, the lm-eval tasks) reports AUCnorm, AUC_ξ and AUC50% (see
+            ``reports_aucnorm``).
+        cluster_fields: the columns whose values together name the item a row was made from
+            (RNPC: its source NP): rows of one item are not independent, so the harness
+            resamples items, not rows, for the intervals of every score
+            (``compsem/harness/results/intervals.py``); empty: every row is its own item.
+        harm_detection: the paper's zero-shot harm detection with models trained on its tasks
+            (``compsem harm-detection``; RNPC §8), if it has one.
     """
 
     name: str
@@ -206,12 +247,14 @@ class BenchmarkSpec:
     prepare: Callable[[list[datasets.BuilderConfig]], None] = nothing_to_prepare
     llm_prompts: tuple[tuple[frozenset[str], tuple[LLMPrompt, ...]], ...] = ()
     task_families: tuple[TaskFamily, ...] = ()
-    aucnorm: bool = False
+    aucnorm: bool | frozenset[str] = False
+    cluster_fields: tuple[str, ...] = ()
     parses_corpus: bool = False
     short_title: str = ""
     paper_tables: Mapping[str, str] = field(default_factory=dict)
     embedding: EmbeddingTests | None = None
     baselines: tuple[Baseline, ...] = ()
+    harm_detection: HarmDetection | None = None
 
     @property
     def heading(self) -> str:
@@ -255,3 +298,10 @@ class BenchmarkSpec:
 
     def regime_checks(self, regime: str | None) -> list[Check]:
         return list(self.audit_checks.get(regime, self.audit_checks.get("*", [])))
+
+    def reports_aucnorm(self, config_name: str) -> bool:
+        """Whether evaluations of the config report AUCnorm, AUC_ξ and AUC50%: every config
+        when ``aucnorm`` is True, else the configs it names."""
+        if isinstance(self.aucnorm, bool):
+            return self.aucnorm
+        return config_name in self.aucnorm

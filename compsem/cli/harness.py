@@ -158,7 +158,9 @@ cmd_train = _runner(FINETUNE, "run_train", *TRAINING, "save_model")
 cmd_curve = _runner(FINETUNE, "run_curve", *TRAINING, "shots", "metric", "pool_split", "base_split")
 cmd_zero_shot = _runner(PROBING, "run_zero_shot", *INFERENCE, "label_map", "preset")
 cmd_prompt = _runner(PROBING, "run_prompt", *INFERENCE)
-cmd_score = _runner(PROBING, "run_score", *INFERENCE, "method", "max_evidence")
+cmd_score = _runner(
+    PROBING, "run_score", *INFERENCE, "method", "max_evidence", "graph", "graph_measure"
+)
 
 
 def cmd_report(args: argparse.Namespace) -> int:
@@ -264,17 +266,33 @@ def add_commands(subparsers) -> None:
         formatter_class=formatter,
         help="BoOQA: max-over-evidence entailment scores, AUCnorm and a PR curve",
         description="Score each hypothesis by the maximum over its evidence of an NLI model's "
-        "entailment probability, or of embedding cosine (the unsupervised baseline).",
+        "entailment probability, of embedding cosine (the unsupervised baseline), or of an "
+        "entailment graph's edge from the evidence's predicate to the hypothesis's (Table 5's "
+        "graph baselines, fuzzy matched). Reports AUCnorm, and the authors' released "
+        "computation of it beside (scores.released), for the paper's tables.",
         epilog="example:\n  compsem score --dataset hub/booqa --config en --model "
-        "bert-base-uncased --method cosine --out runs/booqa\n",
+        "bert-base-uncased --method cosine --out runs/booqa\n"
+        "  compsem score --dataset hub/booqa --config en --method graph --graph graphs/binc "
+        "--out runs/binc\n",
     )
     _data_arguments(score)
     score.add_argument("--model", type=loadable_model_argument, help=MODEL_HELP)
     score.add_argument(
         "--method",
-        choices=["auto", "nli", "cosine"],
+        choices=["auto", "nli", "cosine", "graph"],
         default="auto",
-        help="auto: nli if the model has an entailment label, else cosine",
+        help="auto: nli if the model has an entailment label, else cosine; graph: --graph's edges",
+    )
+    score.add_argument(
+        "--graph",
+        metavar="DIR",
+        help="with --method graph: a folder of entailment graph files in entGraph's text "
+        "format (TYPES_sim.txt)",
+    )
+    score.add_argument(
+        "--graph-measure",
+        default="BInc",
+        help="the graph files' measure to read, by its heading (default: BInc sims)",
     )
     score.add_argument(
         "--max-evidence",

@@ -11,6 +11,7 @@ from compsem.benchmark.settings import add_setting_arguments, setting_values
 from compsem.benchmark.size_floor import size_warnings
 from compsem.builders import BENCHMARKS
 from compsem.cli import embed as embed_cli
+from compsem.cli import harm as harm_cli
 from compsem.cli import harness as harness_cli
 from compsem.cli import publish as publish_cli
 from compsem.cli.demo import add_baselines_command, add_demo_command, summary_table
@@ -135,6 +136,7 @@ def build_parser() -> argparse.ArgumentParser:
     publish_cli.add_commands(commands)
     harness_cli.add_commands(commands)
     embed_cli.add_commands(commands)
+    harm_cli.add_commands(commands)
     add_metrics_commands(commands)
     return parser
 

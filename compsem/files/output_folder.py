@@ -13,8 +13,10 @@ compsem folder replace another of a different kind, or an export lose configs it
 Replacement is atomic and has one writer at a time: a lock beside the target is held from the
 checks to the final rename; the new contents are written to a hidden sibling staging folder
 (``.NAME.partial-PID-XXXX``, marked with its owner) that replaces the target only once complete,
-so an interrupted build leaves the previous folder intact. Staging folders whose owning process
-is gone (killed runs) are removed by the next run that writes into the same parent.
+so an interrupted build leaves the previous folder intact. ``--out`` is resolved once and the
+swap finishes or rolls back (:mod:`compsem.files.replace`). Staging folders and locks whose
+owning process is gone (killed runs) are removed by the next command that writes, wherever they
+are (:mod:`compsem.files.writers`).
 """
 
 from __future__ import annotations
@@ -39,18 +41,26 @@ from compsem.files.ownership import (
     new_token,
     note_written,
     read_manifest,
-    remove_listed,
     remove_stale_locks,
     sibling,
     walk,
-    write_json_atomically,
+    write_manifest,
     writer_lock,
 )
+from compsem.files.replace import (
+    check_parent,
+    inside_compsem_folder,
+    open_parent,
+    remove_retired,
+    remove_retired_beside,
+    resolved_out,
+    swap,
+)
+from compsem.files.writers import register, sweep, unregister
 from compsem.pipeline.process_guard import (
     OWNER_FILE,
     claim_folder,
     interrupted,
-    process_alive,
     remove_if_abandoned,
 )
 
@@ -128,11 +138,17 @@ def check_output_folder(
     folder that only ever holds one thing, as the offline model's). Returns the manifest of the
     folder to replace (None if there is none) and the paths it does not list.
     """
-    out = Path(out).absolute()
+    out = resolved_out(out)
     name, fix = wording.name or f"--out {out}", wording.fix
     reason = protected_reason(out.resolve())
     if reason:
         raise OutputFolderError(f"{name} {reason}; compsem never replaces it: {fix}.")
+    holder = inside_compsem_folder(out)
+    if holder is not None:
+        raise OutputFolderError(
+            f"{name} lies inside {holder}, a folder compsem wrote as a whole (it holds "
+            f"{MARKER}); writing there would change that folder: {fix} outside it."
+        )
     where = file_in_the_way(out, itself=False)
     if where:
         raise OutputFolderError(f"{name} {where}; {fix}.")
@@ -183,31 +199,15 @@ def check_output_folder(
 
 def remove_dead_staging(out: Path) -> None:
     """Remove the staging and retired folders beside ``out`` (of any target in that parent)
-    left by processes that no longer run: only folders carrying compsem's owner token."""
+    left by processes that no longer run: only folders carrying compsem's owner token, or a
+    manifest compsem signed. The registry's, wherever they are, go too
+    (:func:`compsem.files.writers.sweep`)."""
     for path in Path(out).parent.glob(".*.partial-*"):
         remove_if_abandoned(path)
     for path in Path(out).parent.glob(".*.old-*-*"):
-        _remove_if_retired(path)
+        remove_retired_beside(path)
     remove_stale_locks(Path(out).parent)
-
-
-def _remove_if_retired(path: Path) -> None:
-    """A folder a killed run renamed aside before its new one took the place: removed when its
-    manifest's token is in its name, the run is gone and it holds only what the manifest lists."""
-    pid, _, token = path.name.rpartition(".old-")[2].partition("-")
-    try:
-        manifest = read_manifest(path)
-    except OutputFolderError:
-        return
-    if (
-        manifest is None
-        or manifest["token"] != token
-        or not pid.isdigit()
-        or process_alive(int(pid))
-        or foreign_paths(path, manifest)
-    ):
-        return
-    remove_listed(path, manifest)
+    sweep(retired=remove_retired, again=True)
 
 
 def set_mode(folder: Path, like: Path | None) -> None:
@@ -240,81 +240,66 @@ def atomic_folder(
     other_kinds: bool = True,
 ):
     """Yield a fresh sibling folder; on success it replaces ``out`` with ``marker`` (completed
-    with the manifest of what was written and a token) in it, on failure (or Ctrl-C) it
-    vanishes and ``out`` is left as it was. The checks of :func:`check_output_folder` (with
-    ``wording`` and ``other_kinds``) run again under the writer lock, before the block."""
-    out = Path(out).absolute()
+    with the manifest of what was written and a token, signed for ``out``) in it, on failure
+    (or Ctrl-C) it vanishes and ``out`` is left as it was. The checks of
+    :func:`check_output_folder` (with ``wording`` and ``other_kinds``) run again under the writer
+    lock, before the block. ``out`` is resolved once (:func:`compsem.files.replace.resolved_out`)
+    and everything else derives from that path."""
+    out = resolved_out(out)
     checks = {"force": force, "configs": configs, "wording": wording, "other_kinds": other_kinds}
     check_output_folder(out, marker["kind"], **checks)
     try:
         out.parent.mkdir(parents=True, exist_ok=True)
+        parent = open_parent(out)
     except OSError as error:
         raise OutputFolderError(
             f"Cannot write to {out.parent} ({error.strerror}); choose an --out folder you can "
             "write to."
         ) from None
-    with writer_lock(out):
-        previous, foreign = check_output_folder(out, marker["kind"], **checks)
-        remove_dead_staging(out)
-        marker["token"] = new_token()
-        try:
-            staging = Path(
-                tempfile.mkdtemp(
-                    prefix=sibling(out, f"partial-{os.getpid()}-").name, dir=out.parent
-                )
-            )
-            claim_folder(staging, marker["token"])
-        except OSError as error:
-            raise OutputFolderError(
-                f"Cannot write to {out.parent} ({error.strerror}); choose an --out folder you "
-                "can write to."
-            ) from None
-        try:
-            yield staging
-            (staging / OWNER_FILE).unlink()
-            marker["files"], marker["folders"] = walk(staging)
-            write_json_atomically(staging / MARKER, marker)
-            set_mode(staging, out)
-            if interrupted():  # a Ctrl-C that Python swallowed must not let the build finish
-                raise KeyboardInterrupt
-            _replace(out, staging, previous, foreign)
-            note_written(out)
-        except Exception as error:
-            if _disk_full(error):
-                raise OutputFolderError(
-                    f"The disk holding {out.parent} is full; free some space or choose an --out "
-                    f"on another disk. {out} is as it was."
-                ) from None
-            raise
-        finally:
-            shutil.rmtree(staging, ignore_errors=True)
+    try:
+        with writer_lock(out):
+            check_parent(out, parent)
+            previous, foreign = check_output_folder(out, marker["kind"], **checks)
+            remove_dead_staging(out)
+            marker["token"] = new_token()
+            with _staging(out, marker["token"]) as staging:
+                yield staging
+                (staging / OWNER_FILE).unlink()
+                marker["files"], marker["folders"] = walk(staging)
+                write_manifest(staging, marker, governs=out)
+                set_mode(staging, out)
+                if interrupted():  # a Ctrl-C that Python swallowed must not let the build finish
+                    raise KeyboardInterrupt
+                swap(out, staging, previous, foreign, parent)
+                note_written(out)
+    finally:
+        os.close(parent)
 
 
-AGAIN = "it was left as it is: build again once nothing else writes there."
-
-
-def _replace(out: Path, staging: Path, previous: dict | None, foreign: list[str]) -> None:
-    """Rename ``staging`` to ``out``; the paths of ``out`` its manifest does not list move into
-    the new folder, and only the listed ones are removed."""
-    if previous is None:  # a new path or an empty folder, which rename replaces
-        if out.is_dir() and any(out.iterdir()):
-            raise OutputFolderError(f"{out} was filled by something else during the build; {AGAIN}")
-        os.replace(staging, out)
-        return
-    appeared = sorted(set(foreign_paths(out, previous)) - set(foreign))
-    if appeared:  # checked again: the build took a while
-        raise OutputFolderError(f"{describe(appeared)} changed in {out} during the build; {AGAIN}")
-    clashes = [path for path in foreign if os.path.lexists(staging / path.rstrip("/"))]
-    if clashes:
-        raise OutputFolderError(
-            f"{out} holds {describe(clashes)}, which compsem did not write (or changed since) "
-            f"and the new export writes too; {MOVE_AWAY}. {out} is as it was."
+@contextmanager
+def _staging(out: Path, token: str):
+    """A hidden staging folder beside ``out``, claimed (owner file) and registered for
+    :func:`compsem.files.writers.sweep`; removed when the block ends, a full disk one error."""
+    try:
+        staging = Path(
+            tempfile.mkdtemp(prefix=sibling(out, f"partial-{os.getpid()}-").name, dir=out.parent)
         )
-    retired = sibling(out, f"old-{os.getpid()}-{previous['token']}")
-    os.replace(out, retired)
-    os.replace(staging, out)
-    for path in foreign:
-        target = out / path.rstrip("/")
-        target.parent.mkdir(parents=True, exist_ok=True)
-        os.rename(retired / path.rstrip("/"), target)
-    remove_listed(retired, previous)
+        claim_folder(staging, token)
+    except OSError as error:
+        raise OutputFolderError(
+            f"Cannot write to {out.parent} ({error.strerror}); choose an --out folder you "
+            "can write to."
+        ) from None
+    entry = register("staging", staging)
+    try:
+        yield staging
+    except Exception as error:
+        if _disk_full(error):
+            raise OutputFolderError(
+                f"The disk holding {out.parent} is full; free some space or choose an --out "
+                f"on another disk. {out} is as it was."
+            ) from None
+        raise
+    finally:
+        shutil.rmtree(staging, ignore_errors=True)
+        unregister(entry)

@@ -1,58 +1,49 @@
-"""What compsem owns: a manifest of every path it wrote, and one writer at a time.
+"""What compsem owns: a signed manifest of every path it wrote.
 
 A folder compsem writes as a whole (an export, an embedding report) holds :data:`MARKER`, a
 manifest: its ``kind``, a random ``token`` drawn for that write, every file it wrote with its
 size and modification time (``files``) and every folder (``folders``). compsem replaces or
-removes only paths listed there and unchanged since; a marker without that manifest (copied,
-hand-written, damaged) proves nothing, so the folder is treated as the user's.
+removes only paths listed there and unchanged since.
 
 A folder compsem writes files *into* (a harness ``--out``, ``demo --out``) holds
 :data:`FILES_MANIFEST`, the same stamps for each file it wrote there: a file it did not write, or
 one changed since, is never overwritten.
 
-Writers take a lock (``fcntl.flock``) on a file beside their target for the whole write, so a
-second compsem writing the same place fails at once instead of interleaving.
+Every manifest is signed for the folder it governs (:mod:`compsem.files.signing`): one that does
+not verify (hand-written, edited, copied from another folder or machine, signed with another
+user's key, or written unsigned by an older compsem) is "not written by compsem here", and
+compsem deletes and overwrites none of the paths it lists. Writers hold a lock
+(:mod:`compsem.files.writers`).
 """
 
 from __future__ import annotations
 
-import errno
-import fcntl
-import hashlib
 import json
 import os
 import re
 import secrets
 import stat
-from contextlib import contextmanager
 from pathlib import Path
 
 from compsem.files.bounded_read import InvalidJSON, MissingFile, UnreadableFile, read_json
+from compsem.files.signing import sign, verdict
+from compsem.files.writers import (
+    MOVE_AWAY,
+    OutputFolderError,
+    remove_stale_locks,
+    sibling,
+    writer_lock,
+)
+
+__all__ = ["MOVE_AWAY", "OutputFolderError", "remove_stale_locks", "sibling", "writer_lock"]
 
 MARKER = ".compsem-export.json"
 FILES_MANIFEST = ".compsem-files.json"
 TOKEN = re.compile(r"[0-9a-f]{32}")
-MOVE_AWAY = "move them out of the folder or choose another --out"
-LOCK_SUFFIX = "compsem-lock"
-LOCK_KEY = "compsem_lock"  # what a lock file holds, so that only compsem's are ever removed
-
-
-class OutputFolderError(ValueError):
-    """compsem must not write there (yet): the message says what to do."""
 
 
 def new_token() -> str:
     return secrets.token_hex(16)
-
-
-def sibling(target: Path, suffix: str) -> Path:
-    """``.NAME.SUFFIX`` beside ``target``, the name shortened (with a digest, so it stays unique)
-    where it would pass the file system's 255-byte limit."""
-    name = target.name
-    if len(f".{name}.{suffix}".encode()) > 200:  # room for mkdtemp's random part
-        digest = hashlib.blake2b(name.encode(), digest_size=8).hexdigest()
-        name = f"{name.encode()[:100].decode(errors='ignore')}-{digest}"
-    return target.with_name(f".{name}.{suffix}")
 
 
 def stamp(path: Path) -> list[int]:
@@ -86,9 +77,10 @@ def _safe_relative(path) -> bool:
     )
 
 
-def read_manifest(folder: Path, name: str = MARKER) -> dict | None:
+def read_manifest(folder: Path, name: str = MARKER, governs: Path | None = None) -> dict | None:
     """The manifest ``name`` in ``folder``, None when there is none, or one OutputFolderError
-    when it cannot be read or is not one compsem wrote."""
+    when it cannot be read or compsem here did not write it for ``governs`` (default:
+    ``folder``; a retired export's manifest governs the folder it was)."""
     path = Path(folder) / name
     try:
         data = read_json(path, "manifest")  # a regular file, bounded in size and nesting
@@ -107,13 +99,32 @@ def read_manifest(folder: Path, name: str = MARKER) -> dict | None:
         and all(_safe_relative(p) for p in folders)
         and (name != MARKER or _is_export_marker(data))
     )
-    if not valid:
-        raise OutputFolderError(
-            f"{path} is not a manifest compsem wrote (damaged, hand-edited, copied or from an "
-            "older compsem), so compsem cannot tell its files from yours and touches none of "
-            f"them: delete {path} and the files you do not need yourself, or choose another --out."
-        )
+    why = verdict(data, governs or folder) if valid else "invalid"
+    if why:
+        raise OutputFolderError(not_ours(path, why))
     return data
+
+
+def not_ours(path: Path, why: str) -> str:
+    """The one line for a manifest compsem here did not write (``why``: "invalid", "unsigned"
+    or "forged", as :func:`compsem.files.signing.verdict` says)."""
+    what = {
+        "invalid": "is not a manifest compsem wrote (damaged or hand-written)",
+        "unsigned": "is unsigned (written by an older compsem, or by hand)",
+        "forged": "does not carry compsem's signature for this folder (edited, copied from "
+        "another folder or machine, or signed with another user's key)",
+    }[why]
+    folder = path.parent
+    return (
+        f"{path} {what}, so it was not written by compsem here and compsem deletes and "
+        f"overwrites none of the paths it lists: choose another --out, or check {folder} and "
+        f"remove it (or {path.name}) yourself."
+    )
+
+
+def write_manifest(folder: Path, manifest: dict, name: str = MARKER, governs=None) -> None:
+    """Write ``manifest`` as ``folder``/``name``, signed for ``governs`` (default: ``folder``)."""
+    write_json_atomically(Path(folder) / name, sign(manifest, governs or folder))
 
 
 def _is_stamp(value) -> bool:
@@ -172,23 +183,30 @@ def describe(paths: list[str], limit: int = 5) -> str:
     return shown + (f" and {len(paths) - limit} more" if len(paths) > limit else "")
 
 
-def remove_listed(folder: Path, manifest: dict) -> None:
+def remove_listed(folder: Path, manifest: dict) -> list[str]:
     """Remove the files ``manifest`` lists that are unchanged since, the (then empty) folders it
-    lists, its marker, and ``folder`` itself if nothing else is left in it."""
+    lists, its marker, and ``folder`` itself if nothing else is left in it. Returns the listed
+    files that could not be removed (a read-only folder, an immutable file)."""
+    kept = []
     for relative, recorded in manifest["files"].items():
         path = folder / relative
         if path.is_file() and not path.is_symlink() and stamp(path) == recorded:
-            path.unlink()
+            try:
+                path.unlink()
+            except OSError:
+                kept.append(relative)
     for relative in sorted(manifest.get("folders", []), key=len, reverse=True):
         try:
             (folder / relative).rmdir()
         except OSError:  # absent, or holds something compsem did not write
             pass
-    (folder / MARKER).unlink(missing_ok=True)
+    if not kept:
+        (folder / MARKER).unlink(missing_ok=True)
     try:
         folder.rmdir()
     except OSError:
         pass
+    return kept
 
 
 def restamp(folder: Path, relative: str) -> None:
@@ -196,117 +214,7 @@ def restamp(folder: Path, relative: str) -> None:
     audit section), so that the file still counts as compsem's."""
     manifest = read_manifest(folder)
     manifest["files"][relative] = stamp(Path(folder) / relative)
-    write_json_atomically(Path(folder) / MARKER, manifest)
-
-
-@contextmanager
-def writer_lock(target: Path, wait: bool = False):
-    """Hold an exclusive lock on ``.NAME.compsem-lock`` beside ``target`` for the block; a second writer
-    fails at once (``wait``: waits its turn, as for a shared cache that the first fills). The lock
-    file is removed when released. A file at that name that is not a lock compsem wrote (a
-    symbolic link, a folder, a file with other contents) is never opened for writing, emptied or
-    removed: it is one error."""
-    target = Path(target)
-    lock = sibling(target, LOCK_SUFFIX)
-    while True:
-        handle = _open_lock(lock, target)
-        try:
-            fcntl.flock(handle, fcntl.LOCK_EX if wait else fcntl.LOCK_EX | fcntl.LOCK_NB)
-        except OSError as error:
-            os.close(handle)
-            if error.errno not in (errno.EAGAIN, errno.EACCES):
-                raise
-            raise OutputFolderError(
-                f"another compsem process is writing {target} (it holds {lock}); wait for it to "
-                "finish, or choose another --out."
-            ) from None
-        if _still_at(handle, lock):  # the holder before us may have removed it meanwhile
-            break
-        os.close(handle)
-    if not _holds_a_lock(handle):
-        os.close(handle)
-        raise OutputFolderError(_not_a_lock(lock, target))
-    os.ftruncate(handle, 0)
-    os.pwrite(handle, json.dumps({LOCK_KEY: os.getpid()}).encode(), 0)
-    try:
-        yield
-    finally:
-        if _still_at(handle, lock):
-            lock.unlink(missing_ok=True)
-        os.close(handle)
-
-
-def _not_a_lock(lock: Path, target: Path) -> str:
-    return (
-        f"{lock} exists and is not a lock compsem wrote; compsem takes its lock for {target} "
-        f"there and never touches a file it did not write: {MOVE_AWAY}."
-    )
-
-
-def _open_lock(lock: Path, target: Path) -> int:
-    """A descriptor of the lock file: created if absent, else opened without following a
-    symbolic link."""
-    flags = os.O_RDWR | os.O_NOFOLLOW
-    while True:
-        try:
-            return os.open(lock, flags | os.O_CREAT | os.O_EXCL, 0o666)
-        except FileExistsError:
-            pass
-        except OSError as error:
-            raise OutputFolderError(
-                f"Cannot write beside {target} ({error.strerror}); choose an --out folder you "
-                "can write to."
-            ) from None
-        try:
-            handle = os.open(lock, flags)
-        except FileNotFoundError:
-            continue  # its holder removed it between our two opens
-        except OSError:  # a symbolic link (ELOOP), a folder (EISDIR), unreadable
-            raise OutputFolderError(_not_a_lock(lock, target)) from None
-        if stat.S_ISREG(os.fstat(handle).st_mode):
-            return handle
-        os.close(handle)
-        raise OutputFolderError(_not_a_lock(lock, target))
-
-
-def _still_at(handle: int, lock: Path) -> bool:
-    try:
-        return os.path.samestat(os.fstat(handle), os.lstat(lock))
-    except FileNotFoundError:
-        return False
-
-
-def _holds_a_lock(handle: int) -> bool:
-    """Whether the locked file is empty (just created, or left by a run killed before writing
-    it) or holds what compsem writes there."""
-    content = os.pread(handle, 201, 0)
-    if not content:
-        return True
-    try:
-        data = json.loads(content)
-    except ValueError:
-        return False
-    return isinstance(data, dict) and set(data) == {LOCK_KEY}
-
-
-def remove_stale_locks(folder: Path) -> None:
-    """Remove the lock files in ``folder`` that compsem wrote (they say so) and no process
-    holds: those of killed runs. A lock file someone holds, or any other file, is left alone."""
-    for path in Path(folder).glob(f".*.{LOCK_SUFFIX}"):
-        try:
-            handle = os.open(path, os.O_RDWR | os.O_NOFOLLOW)
-        except OSError:
-            continue
-        try:
-            fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
-            content = json.loads(os.pread(handle, 200, 0) or b"null")
-            if isinstance(content, dict) and LOCK_KEY in content:
-                if os.path.samestat(os.fstat(handle), os.stat(path)):
-                    path.unlink()
-        except (OSError, ValueError):
-            pass  # held by a running writer, gone meanwhile, or not compsem's
-        finally:
-            os.close(handle)
+    write_manifest(folder, manifest)
 
 
 def claim_file(path: Path, write) -> Path:
@@ -332,7 +240,7 @@ def claim_file(path: Path, write) -> Path:
         finally:
             partial.unlink(missing_ok=True)
         manifest["files"][path.name] = stamp(path)
-        write_json_atomically(folder / FILES_MANIFEST, manifest)
+        write_manifest(folder, manifest, FILES_MANIFEST)
     note_written(path)
     return path
 
@@ -386,7 +294,7 @@ def record_file(path: Path, claimed: tuple[int, int]) -> None:
             return
         manifest = read_manifest(path.parent, FILES_MANIFEST) or {"files": {}}
         manifest["files"][path.name] = stamp(path)
-        write_json_atomically(path.parent / FILES_MANIFEST, manifest)
+        write_manifest(path.parent, manifest, FILES_MANIFEST)
 
 
 def write_json_atomically(path: Path, payload: dict) -> None:

@@ -246,9 +246,15 @@ def claim_folder(folder: Path, token: str = "") -> None:
     a user puts into compsem's hidden ``.NAME.partial-PID-XXXX`` or ``compsem-PID-XXXX`` folder,
     made private (0700) to its owner, goes with it. Every other folder is left alone.
     """
+    owner = {"name": folder.name, "token": token, **this_process()}
+    (folder / OWNER_FILE).write_text(json.dumps(owner))
+
+
+def this_process() -> dict:
+    """What names this process for :func:`owner_gone`: its pid and start time, and the host,
+    boot and PID namespace in which they mean it."""
     pid = os.getpid()
-    owner = {"pid": pid, "name": folder.name, "token": token, "start": _start_time(pid)}
-    (folder / OWNER_FILE).write_text(json.dumps({**owner, **_this_machine()}))
+    return {"pid": pid, "start": _start_time(pid), **_this_machine()}
 
 
 def remove_if_abandoned(folder: Path) -> bool:
@@ -263,24 +269,32 @@ def remove_if_abandoned(folder: Path) -> bool:
     judged by its pid alone."""
     try:
         owner = read_json(folder / OWNER_FILE, "marker")  # never blocks on a FIFO
-        pid, name = owner["pid"], owner["name"]
+        name = owner["name"]
     except (OSError, ValueError, TypeError, KeyError):
         return False
-    if folder.is_symlink() or name != folder.name or not isinstance(pid, int) or pid <= 0:
+    if folder.is_symlink() or name != folder.name or not owner_gone(owner):
+        return False
+    shutil.rmtree(folder, ignore_errors=True)
+    return True
+
+
+def owner_gone(owner) -> bool:
+    """Whether the process ``owner`` names (:func:`this_process`'s fields) surely no longer
+    runs: False where that cannot be known (another host or PID namespace, no valid pid)."""
+    pid = owner.get("pid") if isinstance(owner, dict) else None
+    if not isinstance(pid, int) or isinstance(pid, bool) or pid <= 0:
         return False
     here = _this_machine()
     if owner.get("host", here["host"]) != here["host"]:
         return False
     if owner.get("boot", here["boot"]) != here["boot"]:  # this host rebooted: its owner is gone
-        shutil.rmtree(folder, ignore_errors=True)
         return True
     if owner.get("pidns", here["pidns"]) != here["pidns"]:
         return False
     start = owner.get("start")
-    if owner_runs(pid, start if isinstance(start, int) and not isinstance(start, bool) else None):
-        return False
-    shutil.rmtree(folder, ignore_errors=True)
-    return True
+    return not owner_runs(
+        pid, start if isinstance(start, int) and not isinstance(start, bool) else None
+    )
 
 
 def owner_runs(pid: int, start: int | None = None) -> bool:

@@ -40,6 +40,11 @@ Args:
     baseline_precision (`float`, optional): the random baseline ξ in [0, 1). Defaults to the
         positive rate of `references`.
     return_curve (`bool`, defaults to `False`): also return the precision-recall curve.
+    ties (`str`, defaults to `"honest"`): `"honest"`, tied rows enter together and earn no
+        precision their rows lack (described above); `"released"`, the authors' released
+        computation exactly: a sentinel (0, 1) starts the curve, each tied group is one point,
+        and AUCnorm = (AUC_ξ − ξ) / (1 − ξ), unclipped. Use it to set heavily tied scores
+        (entailment graphs, which give every missing edge one score) beside the paper's tables.
 
 Returns:
     aucnorm (`float`): ∫ max(P(R) − ξ, 0) dR / (1 − ξ), in [0, 1]; 0 (with a warning) when all
@@ -130,7 +135,9 @@ def _check_both_classes(labels: np.ndarray) -> int:
     return positives
 
 
-def _curve(scores: np.ndarray, labels: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+def _group_points(scores: np.ndarray, labels: np.ndarray):
+    """True positives, rows kept and threshold at each distinct score, highest first, cut at
+    the first that reaches full recall (tied rows enter together: one point per group)."""
     positives = _check_both_classes(labels)
     order = np.argsort(scores)[::-1]  # descending; the order within ties does not matter
     scores = scores[order]
@@ -139,7 +146,11 @@ def _curve(scores: np.ndarray, labels: np.ndarray) -> tuple[np.ndarray, np.ndarr
     ends = np.append(np.flatnonzero(scores[1:] != scores[:-1]), len(scores) - 1)
     stop = int(np.searchsorted(true_positives[ends], positives)) + 1  # first at full recall
     ends = ends[:stop]
-    tp, rows, thresholds = true_positives[ends], ends + 1, scores[ends]
+    return true_positives[ends], ends + 1, scores[ends], positives
+
+
+def _curve(scores: np.ndarray, labels: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    tp, rows, thresholds, positives = _group_points(scores, labels)
     gained = np.diff(tp, prepend=0)
     if gained.max() > 1:
         tp, precision, thresholds = _within_ties(tp, rows, gained, thresholds)
@@ -149,6 +160,21 @@ def _curve(scores: np.ndarray, labels: np.ndarray) -> tuple[np.ndarray, np.ndarr
     # the way from its first row to its last (they enter together), not with a precision of 1
     # that no threshold gives.
     precision = np.concatenate(([precision[0]], precision))
+    recall = np.concatenate(([0.0], tp / positives))
+    return precision, recall, thresholds
+
+
+def _released_curve(scores: np.ndarray, labels: np.ndarray):
+    """The curve of the authors' released code: the sentinel (recall 0, precision 1) that
+    scikit-learn's and pytorch-lightning's ``precision_recall_curve`` append, then one point per
+    distinct score (a tied group is one point, joined to the previous by a straight line), cut
+    at the first point reaching full recall (those libraries' releases of 2021). See
+    Teddy-Li/LM-DirctionalInference, ``discrete_prompt_model/src/models/nli_model.py``
+    (``precision_recall_curve(scores[:, 1], truth)``) and ``src/models/utils.py``
+    (``compute_auc``: keep the points with precision >= the minimum precision, set to the test
+    set's positive rate, then the trapezoid ``auc``)."""
+    tp, rows, thresholds, positives = _group_points(scores, labels)
+    precision = np.concatenate(([1.0], tp / rows))
     recall = np.concatenate(([0.0], tp / positives))
     return precision, recall, thresholds
 
@@ -174,8 +200,12 @@ def _within_ties(tp, rows, gained, thresholds):
     return point_tp, precision, thresholds[group]
 
 
-def precision_recall_curve(predictions, references) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """The precision-recall curve that AUCnorm integrates.
+def precision_recall_curve(
+    predictions, references, ties: str = "honest"
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The precision-recall curve that AUCnorm integrates (with ``ties="released"``, the
+    released code's: the sentinel (0, 1), then one point per distinct score; see
+    `_released_curve`).
 
     Returns `(precision, recall, thresholds)` with recall ascending: first the start point
     (recall 0, the precision of the top-scored group), then one point per distinct score taken
@@ -184,7 +214,7 @@ def precision_recall_curve(predictions, references) -> tuple[np.ndarray, np.ndar
     `thresholds[i]` is the score at point `i + 1`. Without ties: the released BoOQA code's curve,
     but for the start point's precision (1 there, whatever the top-scored row holds).
     """
-    return _curve(*check_inputs(predictions, references))
+    return CURVES[_check_ties(ties)](*check_inputs(predictions, references))
 
 
 def trapezoid(y: np.ndarray, x: np.ndarray) -> float:
@@ -208,10 +238,32 @@ def normalized_auc(precision: np.ndarray, recall: np.ndarray, baseline: float) -
     return min(1.0, trapezoid(excess, recall) / (1.0 - baseline))
 
 
+CURVES = {"honest": _curve, "released": _released_curve}
+
+
+def _check_ties(ties) -> str:
+    if ties not in CURVES:
+        raise ValueError(
+            f"ties must be 'honest' (tied rows enter together, the default) or 'released' "
+            f"(the authors' released computation, to set beside the paper's tables); got {ties!r}"
+        )
+    return ties
+
+
 def aucnorm_scores(
-    predictions, references, baseline_precision: float | None = None, return_curve: bool = False
+    predictions,
+    references,
+    baseline_precision: float | None = None,
+    return_curve: bool = False,
+    ties: str = "honest",
 ) -> dict:
-    """AUCnorm, AUC_ξ and AUC50% of scores against 0/1 labels (see the module description)."""
+    """AUCnorm, AUC_ξ and AUC50% of scores against 0/1 labels (see the module description).
+
+    ``ties="released"`` reproduces the authors' released computation exactly: its curve (see
+    `_released_curve`), AUC_ξ and AUC50% as the trapezoid over the points with precision at
+    least ξ (resp. 0.5), the sentinel (0, 1) always among them, and AUCnorm = (AUC_ξ − ξ) /
+    (1 − ξ) as eq. 1 writes it, not clipped (it is negative where AUC_ξ < ξ).
+    """
     if baseline_precision is not None and not (
         isinstance(baseline_precision, numbers.Real)
         and math.isfinite(baseline_precision)
@@ -221,13 +273,19 @@ def aucnorm_scores(
             f"baseline_precision must lie in [0, 1); got {baseline_precision!r}: leave it unset "
             "to use the positive rate of the references"
         )
+    released = _check_ties(ties) == "released"
     scores, labels = check_inputs(predictions, references)
-    precision, recall, thresholds = _curve(scores, labels)
+    precision, recall, thresholds = CURVES[ties](scores, labels)
     if scores.min() == scores.max():
+        outcome = (
+            "the released computation's sentinel (0, 1) gives it AUCnorm 0.5"
+            if released
+            else "AUCnorm is 0 (no better than random)"
+        )
         warnings.warn(
             f"all {len(scores)} scores are tied at {scores[0]:g}: precision is the positive "
-            "rate at every recall, so AUCnorm is 0 (no better than random) for a scorer that "
-            "ranks nothing; check the model's scores",
+            f"rate at every recall, so {outcome} for a scorer that ranks nothing; check the "
+            "model's scores",
             UserWarning,
             stacklevel=2,
         )
@@ -235,9 +293,14 @@ def aucnorm_scores(
         baseline = float(labels.sum() / len(labels))
     else:
         baseline = float(baseline_precision)
+    auc_xi = auc_above(precision, recall, baseline)
+    if released:
+        aucnorm = (auc_xi - baseline) / (1.0 - baseline)
+    else:
+        aucnorm = normalized_auc(precision, recall, baseline)
     results = {
-        "aucnorm": normalized_auc(precision, recall, baseline),
-        "auc_xi": auc_above(precision, recall, baseline),
+        "aucnorm": aucnorm,
+        "auc_xi": auc_xi,
         "auc_50": auc_above(precision, recall, 0.5),
         "baseline_precision": baseline,
     }
@@ -277,5 +340,7 @@ class Aucnorm(evaluate.Metric):
         check_inputs(predictions, references)
         super().add_batch(predictions=predictions, references=references, **kwargs)
 
-    def _compute(self, predictions, references, baseline_precision=None, return_curve=False):
-        return aucnorm_scores(predictions, references, baseline_precision, return_curve)
+    def _compute(
+        self, predictions, references, baseline_precision=None, return_curve=False, ties="honest"
+    ):
+        return aucnorm_scores(predictions, references, baseline_precision, return_curve, ties)

@@ -55,6 +55,11 @@ class Benchmark:
             )
         return self.splits["train"]
 
+    @property
+    def benchmark(self) -> str:
+        """The card's ``compsem`` benchmark, else the one the preset's signature columns name."""
+        return self.card.get("benchmark") or self.preset.name
+
     def provenance(self, split: str | None = None) -> dict:
         return {
             "path": self.path,

@@ -3,6 +3,7 @@ the first two) that scores are broken down by."""
 
 from __future__ import annotations
 
+from compsem.builders import BENCHMARKS
 from compsem.harness.data.benchmark import Benchmark
 
 # Fixed, so --max-train-examples picks the same rows whatever the training seed.
@@ -32,3 +33,16 @@ def groups_of(dataset, bench: Benchmark) -> dict[str, list]:
             f"{a}{CROSS}{b}" for a, b in zip(groups[first], groups[second], strict=True)
         ]
     return groups
+
+
+def clusters_of(dataset, bench: Benchmark) -> tuple[str, list[str]] | None:
+    """(the columns, each row's item) where the benchmark's spec declares the columns rows share
+    an item by (``cluster_fields``) and the split has them all; else None (rows independent)."""
+    spec = BENCHMARKS.get(bench.benchmark)
+    fields = spec.cluster_fields if spec else ()
+    if not fields or not all(field in dataset.column_names for field in fields):
+        return None
+    columns = [dataset[field] for field in fields]
+    return " + ".join(fields), [
+        "\x1f".join(map(str, values)) for values in zip(*columns, strict=True)
+    ]

@@ -15,18 +15,17 @@ from pathlib import Path
 import numpy as np
 
 from compsem.benchmark.prompts import LLMPrompt
-from compsem.builders import BENCHMARKS
 from compsem.files.bounded_read import read_text
 from compsem.files.fingerprint import fingerprint
 from compsem.harness.data.benchmark import Benchmark, load_benchmark
-from compsem.harness.data.sampling import groups_of
+from compsem.harness.data.sampling import clusters_of, groups_of
 from compsem.harness.llm.loglikelihood import build_request, choice_predictions, score_requests
 from compsem.harness.llm.prompts import choose_prompt
 from compsem.harness.llm.vllm import score_with_vllm
 from compsem.harness.models.device import resolve
 from compsem.harness.models.loading import load_for_inference, memory_guard
 from compsem.harness.models.offline import SMOLLM2, resolve_model
-from compsem.harness.report.cells import markdown_table, number
+from compsem.harness.report.cells import fmt_interval, markdown_table, number
 from compsem.harness.results.files import (
     SUMMARY,
     check_writable,
@@ -37,7 +36,8 @@ from compsem.harness.results.files import (
     write_rows,
     write_text,
 )
-from compsem.harness.results.scores import grouped_scores
+from compsem.harness.results.scores import aucnorm_interval, grouped_scores, ranking_scores
+from compsem.text.escape import markdown_code, markdown_text
 
 POOL_SPLITS = ("few_shot", "train")
 BACKENDS = ("hf", "vllm")
@@ -45,7 +45,7 @@ BACKENDS = ("hf", "vllm")
 
 def benchmark_name(bench: Benchmark) -> str:
     """The card's ``compsem`` benchmark, else the one the preset's signature columns name."""
-    return bench.card.get("benchmark") or bench.preset.name
+    return bench.benchmark
 
 
 def first_rows(dataset, limit: int | None):
@@ -152,7 +152,7 @@ def load_causal_lm(model: str, placement):
     return causal
 
 
-def extra_scores(bench: Benchmark, references, found: dict, choices) -> dict:
+def extra_scores(bench: Benchmark, references, found: dict, choices, clusters=None) -> dict:
     names = bench.schema.label_names
     predictions = found["raw"]
     shares = {name: float(np.mean(predictions == i)) for i, name in enumerate(names)}
@@ -162,16 +162,12 @@ def extra_scores(bench: Benchmark, references, found: dict, choices) -> dict:
         "reference_shares": {n: float(np.mean(references == i)) for i, n in enumerate(names)},
     }
     positive = bench.schema.positive_label
-    spec = BENCHMARKS.get(benchmark_name(bench))
-    if spec is not None and spec.aucnorm and len(set(references.tolist())) == 2:
-        from compsem.metrics.aucnorm.aucnorm import (
-            aucnorm_scores,  # a metric script imports evaluate, hence transformers and torch
-        )
-
+    if positive is not None:
         probability = np.array([p[positive] for p in found["probabilities"]])
-        ranked = aucnorm_scores(probability, references == positive)
-        # ξ, the positive share, is the baseline AUCnorm is read against (BoOQA Table 5).
-        extra.update({key: ranked[key] for key in ("aucnorm", "auc_50", "baseline_precision")})
+        ranked = ranking_scores(bench, references, probability)
+        extra.update(ranked)
+        if ranked:  # its interval, over the rows' items where they share one
+            extra.update(aucnorm_interval(probability, references == positive, clusters))
     return extra
 
 
@@ -222,8 +218,9 @@ def run_llm(
     found = choice_predictions(scored, choices)
     references = np.asarray(test["label"])
     names = bench.schema.label_names
-    scores = grouped_scores(references, found["raw"], names, groups_of(test, bench))
-    scores.update(extra_scores(bench, references, found, choices))
+    clusters = clusters_of(test, bench)
+    scores = grouped_scores(references, found["raw"], names, groups_of(test, bench), clusters)
+    scores.update(extra_scores(bench, references, found, choices, clusters))
     settings = {
         "model_path": path,
         **prompt_settings(bench, chosen, prompt, template),
@@ -290,13 +287,18 @@ def render_summary(result: dict, names) -> str:
     """The run's Markdown: overall scores, predicted vs true label shares, accuracy by group."""
     scores, settings = result["scores"], result["settings"]
     shots = f"{settings['shots']}-shot (seed {result['seed']})" if settings["shots"] else "0-shot"
-    auc = f" · AUCnorm {scores['aucnorm']:.3f}" if "aucnorm" in scores else ""
+    auc = (
+        f" · AUCnorm {scores['aucnorm']:.3f} {ci(scores, 'aucnorm')}" if "aucnorm" in scores else ""
+    )
+    title = f"compsem llm · {result['dataset']['config']} · {result['model']}"
     lines = [
-        f"# compsem llm · {result['dataset']['config']} · {result['model']}",
-        f"{shots}, prompt `{settings['prompt']}`, chat template "
+        f"# {markdown_text(title)}",
+        f"{shots}, prompt {markdown_code(settings['prompt'])}, chat template "
         f"{'on' if settings['chat_template'] else 'off'}, {settings['eval_examples']} rows of "
-        f"{result['dataset']['split']}: accuracy {scores['accuracy']:.3f} · length-normalised "
-        f"{scores['accuracy_norm']:.3f} · macro-F1 {number(scores['macro_f1'])}{auc}",
+        f"{markdown_text(result['dataset']['split'])}: accuracy {scores['accuracy']:.3f} "
+        f"{ci(scores, 'accuracy')} · length-normalised {scores['accuracy_norm']:.3f} · "
+        f"macro-F1 {number(scores['macro_f1'])} {ci(scores, 'macro_f1')}{auc} (in brackets: "
+        "the 95% interval)",
         "## Label shares (predicted vs true)",
         markdown_table(
             ["label", "predicted", "true"],
@@ -306,15 +308,34 @@ def render_summary(result: dict, names) -> str:
             ],
         ),
     ]
-    for field, values in scores["by_group"].items():
-        lines.append(f"## Accuracy by {field}")
+    if scores.get("precision"):
+        lines.append("## Precision and recall per label")
         lines.append(
             markdown_table(
-                [field, "n", "accuracy", "macro-F1"],
+                ["label", "precision", "recall", "F1", "support"],
                 [
-                    [v, str(s["n"]), f"{s['accuracy']:.3f}", number(s["macro_f1"])]
+                    [n, *(f"{scores[k][n]:.3f}" for k in ("precision", "recall", "f1"))]
+                    + [str(scores["support"][n])]
+                    for n in scores["precision"]
+                ],
+            )
+        )
+    for field, values in scores["by_group"].items():
+        lines.append(f"## Accuracy by {markdown_text(field)}")
+        lines.append(
+            markdown_table(
+                [field, "n", "accuracy", "accuracy 95% CI", "macro-F1"],
+                [
+                    [v, str(s["n"]), f"{s['accuracy']:.3f}", ci(s, "accuracy")]
+                    + [number(s["macro_f1"])]
                     for v, s in values.items()
                 ],
             )
         )
     return "\n\n".join(lines) + "\n"
+
+
+def ci(scores: dict, metric: str):
+    """``metric``'s 95% interval in ``scores`` as the tables print it (— where it has none)."""
+    pair = scores.get(f"{metric}_ci")
+    return fmt_interval({"low": pair[0], "high": pair[1]} if pair else None)

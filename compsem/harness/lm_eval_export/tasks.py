@@ -35,6 +35,7 @@ from compsem.harness.llm.prompts import prompts_for
 from compsem.harness.lm_eval_export.readme import task_readme
 from compsem.harness.results.files import check_writable, write_text
 from compsem.metrics import module_folder
+from compsem.text.escape import yaml_text
 
 FEWSHOT_SPLITS = ("few_shot", "train")
 VALIDATION_SPLITS = ("validation", "dev")
@@ -138,7 +139,7 @@ def _benchmark(card: DatasetCard, configs: list[ConfigFiles]) -> str:
 def reports_aucnorm(benchmark: str, config: ConfigFiles) -> bool:
     """BoOQA ranks binary rows by P(true) and scores them by AUCnorm (its spec says so)."""
     spec = BENCHMARKS.get(benchmark)
-    return bool(spec and spec.aucnorm and len(config.labels) == 2)
+    return bool(spec and spec.reports_aucnorm(config.name) and len(config.labels) == 2)
 
 
 def metric_list(aucnorm: bool) -> list[dict]:
@@ -195,7 +196,7 @@ def _source(dataset: str, config: str, export: str | None, benchmark: str, revis
 
 
 def _yaml(payload: dict) -> str:
-    return yaml.dump(payload, Dumper=_Dumper, sort_keys=False, allow_unicode=True, width=1000)
+    return yaml_text(payload, _Dumper)
 
 
 def _write_folder(target: Path, files: dict[str, str]) -> None:

@@ -13,11 +13,12 @@ import transformers
 
 from compsem.harness.data.benchmark import load_benchmark
 from compsem.harness.data.encode import encode
-from compsem.harness.data.sampling import cap, groups_of
+from compsem.harness.data.sampling import cap, clusters_of, groups_of
 from compsem.harness.models.device import resolve
 from compsem.harness.models.inference import predict_logits, softmax
 from compsem.harness.models.loading import default_model, load_for_inference, memory_guard
 from compsem.harness.probing import evidence as scoring
+from compsem.harness.probing.graph import graph_scores
 from compsem.harness.probing.label_mapping import label_mapping, parse_overrides
 from compsem.harness.probing.masked_lm import (
     encode_prompts,
@@ -36,9 +37,16 @@ from compsem.harness.results.files import (
     write_result,
     write_rows,
 )
-from compsem.harness.results.scores import confusion, grouped_scores
+from compsem.harness.results.intervals import method as interval_method
+from compsem.harness.results.scores import (
+    aucnorm_interval,
+    confusion,
+    grouped_scores,
+    ranking_scores,
+)
 from compsem.harness.results.scores import scores as plain_scores
 from compsem.harness.training.trainer import align_padding, load_tokenizer
+from compsem.loading_scripts.entailment_graph import read_graphs
 
 PR_CURVE = "-pr-curve.json"  # beside a score result: its precision-recall curve
 
@@ -67,12 +75,18 @@ def run_zero_shot(
     check_writable(result_files(out, "zero-shot", config))
     placement = resolve(device, precision)
     bench = load_benchmark(dataset, config, revision, preset)
-    if bench.schema.pair is None:
-        raise ValueError(
-            f"zero-shot NLI needs premise/hypothesis or event1/event2 columns; config {config!r} "
-            "has none"
-        )
     test = cap(bench.split(split), max_eval_examples, "--max-eval-examples")
+    # A BoOQA-style config: each hypothesis is scored from its evidence, as `score` does.
+    from_evidence = (
+        bench.schema.pair is None
+        and bench.schema.evidence is not None
+        and "hypothesis" in test.column_names
+    )
+    if bench.schema.pair is None and not from_evidence:
+        raise ValueError(
+            f"zero-shot NLI needs premise/hypothesis or event1/event2 columns, or hypothesis "
+            f"and evidence columns; config {config!r} has none"
+        )
     classifier, info = load_for_inference(model, AutoModelForSequenceClassification, placement)
     if info["missing_keys"]:
         raise ValueError(
@@ -84,22 +98,48 @@ def run_zero_shot(
     tokenizer = load_tokenizer(model)
     align_padding(classifier, tokenizer)
     length = max_length or bench.preset.max_length
-    encoded = encode(test, tokenizer, bench.schema.pair, length)
+    positive = bench.schema.positive_label
     start = time.perf_counter()
     with memory_guard(model, placement, batch_size, length):
-        logits = predict_logits(classifier, tokenizer, encoded, batch_size, placement)
+        if from_evidence:
+            ours, top = scoring.evidence_probabilities(
+                classifier,
+                tokenizer,
+                list(test["hypothesis"]),
+                list(test[bench.schema.evidence]),
+                bench.preset.max_evidence,
+                mapping,
+                positive,
+                batch_size,
+                length,
+                placement,
+            )
+        else:
+            encoded = encode(test, tokenizer, bench.schema.pair, length)
+            logits = predict_logits(classifier, tokenizer, encoded, batch_size, placement)
+            ours, top = softmax(logits) @ mapping, logits.argmax(-1)
     seconds = time.perf_counter() - start
-    model_probabilities = softmax(logits)
-    predictions = (model_probabilities @ mapping).argmax(-1)
+    predictions = ours.argmax(-1)
     references = np.asarray(test["label"])
     scores = grouped_scores(
-        references, predictions, bench.schema.label_names, groups_of(test, bench)
+        references,
+        predictions,
+        bench.schema.label_names,
+        groups_of(test, bench),
+        clusters_of(test, bench),
     )
+    if positive is not None:
+        ranked = ranking_scores(bench, references, ours[:, positive])
+        scores.update(ranked)
+        if ranked:  # its interval, over the rows' items where they share one
+            clusters = clusters_of(test, bench)
+            scores.update(aucnorm_interval(ours[:, positive], references == positive, clusters))
+    scored = top >= 0  # rows without evidence have no model label
     scores["model_label_confusion"] = {
         "rows": list(bench.schema.label_names),
         "columns": [id2label[i] for i in range(len(id2label))],
         "counts": confusion(
-            references, logits.argmax(-1), len(bench.schema.label_names), len(id2label)
+            references[scored], top[scored], len(bench.schema.label_names), len(id2label)
         ),
     }
     result = make_result(
@@ -112,7 +152,8 @@ def run_zero_shot(
                 id2label[i]: bench.schema.label_names[int(mapping[i].argmax())]
                 for i in range(len(id2label))
             },
-            "inputs": list(bench.schema.pair),
+            "inputs": ["evidence", "hypothesis"] if from_evidence else list(bench.schema.pair),
+            **({"max_evidence": bench.preset.max_evidence} if from_evidence else {}),
             "batch_size": batch_size,
             "max_length": length,
             "eval_examples": len(test),
@@ -122,14 +163,13 @@ def run_zero_shot(
         placement,
         {"eval_seconds": seconds, "eval_examples_per_second": len(test) / seconds},
     )
-    ours = model_probabilities @ mapping
     write_rows(
         write_result(out, result),
         (
             {"id": i, "label": int(gold), "prediction": int(guess), "probabilities": p.tolist()}
-            | {"model_label": id2label[int(top)]}
-            for i, gold, guess, p, top in zip(
-                row_ids(test), references, predictions, ours, logits.argmax(-1), strict=True
+            | {"model_label": id2label[int(label)] if label >= 0 else None}
+            for i, gold, guess, p, label in zip(
+                row_ids(test), references, predictions, ours, top, strict=True
             )
         ),
     )
@@ -183,7 +223,9 @@ def run_prompt(
     )
     references = np.asarray(test["label"])
     label_names = bench.schema.label_names
-    scores = grouped_scores(references, predictions, label_names, groups_of(test, bench))
+    scores = grouped_scores(
+        references, predictions, label_names, groups_of(test, bench), clusters_of(test, bench)
+    )
     scores["verbaliser_rate"] = float(np.mean(predictions >= 0))
     scores["per_class"] = per_class_cells(test, references, predictions, label_names, plain_scores)
     result = make_result(
@@ -245,24 +287,30 @@ def run_score(
     max_length: int = 128,
     device: str = "auto",
     precision: str = "auto",
+    graph: str | None = None,
+    graph_measure: str = "BInc",
 ) -> dict:
-    """BoOQA: each hypothesis scored by the max over its evidence, reported with AUCnorm and a
-    precision-recall plot."""
-    from transformers import (  # transformers takes seconds to import: only commands that run a model pay
-        AutoModel,
-        AutoModelForSequenceClassification,
-    )
-
+    """BoOQA: each hypothesis scored by the max over its evidence (an NLI model, embedding
+    cosine, or an entailment graph's edges), reported with AUCnorm, the released computation's
+    AUCnorm beside it, and a precision-recall plot."""
     from compsem.metrics.aucnorm.aucnorm import (
         aucnorm_scores,  # a metric script imports evaluate, hence transformers and torch
     )
 
-    if method not in scoring.METHODS:
-        raise ValueError(f"--method must be one of {', '.join(scoring.METHODS)}, got {method!r}")
+    if method not in (*scoring.METHODS, "graph"):
+        raise ValueError(
+            f"--method must be one of {', '.join(scoring.METHODS)}, graph; got {method!r}"
+        )
+    if (method == "graph") != (graph is not None):
+        raise ValueError(
+            "--method graph needs --graph DIR (a folder of entailment graph *_sim.txt files), "
+            "and --graph needs --method graph"
+        )
     check_writable(result_files(out, "score", config, beside=[PR_CURVE, ".png"]))
-    model = model or default_model()
+    graphs = read_graphs(graph, graph_measure) if graph else None  # bad files fail before data
+    model = graph if graph else (model or default_model())
     placement = resolve(device, precision)
-    if method != "cosine":
+    if method not in ("cosine", "graph"):
         # read before the data: a model without an entailment label fails now, not once its
         # evidence pairs are scored
         try:
@@ -285,27 +333,28 @@ def run_score(
     )
     if not premises:
         raise ValueError(f"no hypothesis of the {split!r} split has evidence: nothing to score")
-    tokenizer = load_tokenizer(model)
     start = time.perf_counter()
-    with memory_guard(model, placement, batch_size, max_length):
-        if method == "nli":
-            nli, _ = load_for_inference(model, AutoModelForSequenceClassification, placement)
-            align_padding(nli, tokenizer)
-            values = scoring.nli_pair_scores(
-                nli, tokenizer, premises, hypotheses, batch_size, max_length, placement
-            )
-        else:
-            encoder, _ = load_for_inference(model, AutoModel, placement)
-            values = scoring.cosine_pair_scores(
-                encoder, tokenizer, premises, hypotheses, batch_size, max_length, placement
-            )
+    if graphs is not None:
+        capped = ({**row, "evidence": list(row["evidence"] or ())[:limit]} for row in test)
+        hypothesis_scores, _ = graph_scores(capped, graphs)
+    else:
+        hypothesis_scores = scoring.model_pair_scores(
+            method, model, premises, hypotheses, batch_size, max_length, placement
+        )[pairs]
     seconds = time.perf_counter() - start
-    hypothesis_scores = scoring.max_per_hypothesis(
-        values[pairs], owners, len(test), scoring.FLOOR[method]
-    )
+    if graphs is None:
+        hypothesis_scores = scoring.max_per_hypothesis(
+            hypothesis_scores, owners, len(test), scoring.FLOOR[method]
+        )
     references = np.asarray(test["label"]) == bench.schema.positive_label
     scores = aucnorm_scores(hypothesis_scores, references, return_curve=True)
     curve = scores.pop("curve")
+    clusters = clusters_of(test, bench)
+    scores.update(aucnorm_interval(hypothesis_scores, references, clusters))
+    by, items = clusters or (None, None)
+    scores["intervals"] = interval_method(items, by)
+    released = aucnorm_scores(hypothesis_scores, references, ties="released")
+    scores["released"] = {key: released[key] for key in ("aucnorm", "auc_xi", "auc_50")}
     scores["hypotheses_without_evidence"] = int(len(test) - len(set(owners.tolist())))
     result = make_result(
         "score",
@@ -314,6 +363,7 @@ def run_score(
         None,
         {
             "method": method,
+            **({"graph": graph, "graph_measure": graph_measure} if graphs is not None else {}),
             "max_evidence": limit,
             "batch_size": batch_size,
             "max_length": max_length,
@@ -325,6 +375,11 @@ def run_score(
         placement,
         {"eval_seconds": seconds, "pairs_per_second": len(premises) / seconds},
     )
+    return write_score(out, result, test, hypothesis_scores, owners, curve, model, method, config)
+
+
+def write_score(out, result, test, hypothesis_scores, owners, curve, model, method, config):
+    """A score run's result, per-row file (id, label, score, evidence count), curve and plot."""
     path = write_result(out, result)
     evidence = np.bincount(owners, minlength=len(test))
     write_rows(
@@ -339,7 +394,7 @@ def run_score(
     write_json(path.with_name(path.stem + PR_CURVE), curve)
     precision_recall_plot(
         curve,
-        scores["baseline_precision"],
+        result["scores"]["baseline_precision"],
         f"{model_name(model)} · {method} · {config}",
         path.with_suffix(".png"),
     )

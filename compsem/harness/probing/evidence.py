@@ -20,7 +20,9 @@ from compsem.harness.models.inference import (
     predict_logits,
     softmax,
 )
+from compsem.harness.models.loading import load_for_inference, memory_guard
 from compsem.harness.probing.label_mapping import normalise
+from compsem.harness.training.trainer import align_padding, load_tokenizer
 
 METHODS = ("auto", "nli", "cosine")
 # The lowest score of each method: what a hypothesis with no evidence gets.
@@ -122,3 +124,66 @@ def cosine_pair_scores(model, tokenizer, premises, hypotheses, batch_size, max_l
     left = vectors[[index[p] for p in premises]]
     right = vectors[[index[h] for h in hypotheses]]
     return np.einsum("ij,ij->i", left, right).astype(np.float64)
+
+
+def evidence_probabilities(
+    model,
+    tokenizer,
+    hypotheses,
+    evidence,
+    max_evidence,
+    mapping,
+    positive,
+    batch_size,
+    max_length,
+    placement,
+) -> tuple[np.ndarray, np.ndarray]:
+    """``zero-shot`` on a BoOQA-style config (§4.2): each hypothesis takes the model's label
+    probabilities, mapped onto ours, from the piece of its evidence that gives our positive
+    label the highest probability, so that its P(positive) is ``score``'s max over evidence. A
+    hypothesis without evidence gets P(positive) 0 and the rest shared by the other labels.
+    Returns our probabilities per hypothesis and the model's top label per hypothesis (-1
+    without evidence)."""
+    n, labels = len(hypotheses), mapping.shape[1]
+    ours = np.full((n, labels), 1.0 / max(labels - 1, 1))
+    ours[:, positive] = 0.0
+    model_label = np.full(n, -1, dtype=np.int64)
+    premises, targets, owners, pairs = evidence_pairs(hypotheses, evidence, max_evidence)
+    if not premises:
+        return ours, model_label
+    table = datasets.Dataset.from_dict({"premise": premises, "hypothesis": targets})
+    encoded = encode(table, tokenizer, ("premise", "hypothesis"), max_length, with_labels=False)
+    probabilities = softmax(
+        predict_logits(model, tokenizer, encoded, batch_size, placement, desc="Scoring evidence")
+    )
+    mapped = (probabilities @ mapping)[pairs]
+    # per hypothesis, its evidence item with the highest P(positive): sorted by owner, then by
+    # that probability descending; the first of each owner wins
+    order = np.lexsort((-mapped[:, positive], owners))
+    rows, first = np.unique(owners[order], return_index=True)
+    chosen = order[first]
+    ours[rows] = mapped[chosen]
+    model_label[rows] = probabilities[pairs[chosen]].argmax(-1)
+    return ours, model_label
+
+
+def model_pair_scores(method, model, premises, hypotheses, batch_size, max_length, placement):
+    """Each distinct (evidence, hypothesis) pair's score: an NLI model's entailment probability,
+    or the cosine of the encoder's mean-pooled embeddings."""
+    from transformers import (  # transformers takes seconds to import: only commands that run a model pay
+        AutoModel,
+        AutoModelForSequenceClassification,
+    )
+
+    tokenizer = load_tokenizer(model)
+    with memory_guard(model, placement, batch_size, max_length):
+        if method == "nli":
+            nli, _ = load_for_inference(model, AutoModelForSequenceClassification, placement)
+            align_padding(nli, tokenizer)
+            return nli_pair_scores(
+                nli, tokenizer, premises, hypotheses, batch_size, max_length, placement
+            )
+        encoder, _ = load_for_inference(model, AutoModel, placement)
+        return cosine_pair_scores(
+            encoder, tokenizer, premises, hypotheses, batch_size, max_length, placement
+        )

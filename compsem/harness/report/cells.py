@@ -12,6 +12,7 @@ import numpy as np
 from compsem.benchmark.size_floor import accuracy_interval
 from compsem.harness.models.offline import public_name
 from compsem.harness.results.comparable import rows_text
+from compsem.text.escape import Markdown, markdown_text
 
 IN_DISTRIBUTION = "_in_distribution"
 
@@ -23,6 +24,8 @@ MIN_GROUP_ROWS = 100
 
 
 SMALL = "†"
+# An interval a result does not hold (a file written before compsem reported intervals).
+NO_INTERVAL = "—"
 
 
 def family(config: str) -> str:
@@ -47,6 +50,27 @@ def mean_std(values) -> dict:
         return {"mean": None, "std": None, "n": 0}
     std = float(np.std(values, ddof=1)) if len(values) > 1 else None
     return {"mean": float(np.mean(values)), "std": std, "n": len(values)}
+
+
+def interval_of(runs, key: str) -> dict | None:
+    """The 95% interval ``key`` (e.g. ``accuracy_ci``) of a line's runs: a run's own, or over
+    several runs (seeds, resampled splits) the mean of their bounds, the interval one run's rows
+    give; ``runs`` is each run's scores (or a by-group cell). None where no run holds one."""
+    found = [run.get(key) for run in runs if isinstance(run, dict)]
+    found = [pair for pair in found if isinstance(pair, list) and len(pair) == 2]
+    if not found:
+        return None
+    low, high = np.mean(found, axis=0)
+    return {"low": float(low), "high": float(high), "runs": len(found)}
+
+
+def fmt_interval(interval: dict | None, percent: bool = False) -> Markdown:
+    """``[low, high]`` as the tables print numbers, or :data:`NO_INTERVAL`."""
+    if not interval:
+        return Markdown(NO_INTERVAL)
+    scale, digits = (100, 1) if percent else (1, 3)
+    low, high = interval["low"] * scale, interval["high"] * scale
+    return Markdown(f"[{low:.{digits}f}, {high:.{digits}f}]")
 
 
 def number(value: float | None, digits: int = 3) -> str:
@@ -74,19 +98,22 @@ def group_cell(runs: list[dict], field: str, value: str, metric: str = "accuracy
         if value in r["scores"].get("by_group", {}).get(field, {})
     ]
     stat = mean_std(cell.get(metric) for cell in cells)
+    stat["interval"] = interval_of(cells, f"{metric}_ci")
     counts = [cell["n"] for cell in cells if isinstance(cell.get("n"), int)]
     stat["rows"] = {"min": min(counts, default=None), "max": max(counts, default=None)}
     return stat
 
 
-def fmt_cell(stat: dict | None, percent: bool = False) -> str:
-    """A per-group cell: mean ± std, its rows (``n``), and :data:`SMALL` below the floor."""
+def fmt_cell(stat: dict | None, percent: bool = False) -> Markdown:
+    """A per-group cell: mean ± std, its 95% interval, its rows (``n``), and :data:`SMALL` below
+    the floor."""
     text = fmt(stat, percent)
     rows = (stat or {}).get("rows") or {}
     if text == "–" or rows.get("min") is None:
         return text
+    text += " " + fmt_interval(stat.get("interval"), percent)
     text += f" (n {rows_text(rows)})"
-    return text + f" {SMALL}" if rows["min"] < MIN_GROUP_ROWS else text
+    return Markdown(text + f" {SMALL}" if rows["min"] < MIN_GROUP_ROWS else text)
 
 
 def cell_note(cells) -> str:
@@ -94,7 +121,10 @@ def cell_note(cells) -> str:
     cells = [cell for cell in cells if cell and (cell.get("rows") or {}).get("min") is not None]
     if not cells:
         return ""
-    note = "n: the rows behind a cell in each run."
+    note = (
+        "n: the rows behind a cell in each run; in brackets its 95% bootstrap interval (the mean "
+        f"of each run's bounds; {NO_INTERVAL}: a result file without intervals)."
+    )
     if any(cell["rows"]["min"] < MIN_GROUP_ROWS for cell in cells):
         note += (
             f" {SMALL} fewer than {MIN_GROUP_ROWS} rows: uncertain by more than "
@@ -105,9 +135,11 @@ def cell_note(cells) -> str:
 
 
 def markdown_table(header: list[str], rows: list[list[str]], numeric_from: int = 1) -> str:
+    """A Markdown table; every cell that is not already :class:`Markdown` (names, settings and
+    values read from result files) is escaped (``compsem.text.escape.markdown_text``)."""
     align = ["---" if i < numeric_from else "---:" for i in range(len(header))]
-    lines = ["| " + " | ".join(header) + " |", "|" + "|".join(align) + "|"]
-    lines += ["| " + " | ".join(row) + " |" for row in rows]
+    lines = ["| " + " | ".join(map(markdown_text, header)) + " |", "|" + "|".join(align) + "|"]
+    lines += ["| " + " | ".join(map(markdown_text, row)) + " |" for row in rows]
     return "\n".join(lines)
 
 

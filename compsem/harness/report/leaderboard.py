@@ -26,13 +26,17 @@ from compsem.harness.report.cells import (
     config_of,
     family_of,
     fmt,
+    fmt_interval,
+    interval_of,
     markdown_table,
     mean_std,
     model_of,
 )
+from compsem.harness.report.labels import CI, CI_NOTE
 from compsem.harness.results.comparable import Line, group, rows_text, shared_settings
 from compsem.harness.results.comparable import notes as comparable_notes
 from compsem.harness.results.files import rows_path
+from compsem.text.escape import Markdown, markdown_text
 
 # The leaderboard's score columns, and how a run gives each.
 SCORES = (
@@ -43,6 +47,13 @@ SCORES = (
     ("AUC50%", lambda r: r["scores"].get("auc_50")),
     ("AULC", lambda r: (r["scores"].get("curve") or {}).get("aulc")),
 )
+# The columns with a 95% interval beside them, and the field of a result's scores it is in.
+INTERVALS = {
+    "accuracy": "accuracy_ci",
+    "macro-F1": "macro_f1_ci",
+    "AUCnorm": "aucnorm_ci",
+    "weighted F1": "weighted_f1_ci",
+}
 POOLED = {"train": family_of, "llm": family_of}  # resampled splits pool; others per config
 # A model that gives one answer to this share of the rows or more is flagged: its accuracy is
 # that answer's share of the rows, not skill.
@@ -230,14 +241,16 @@ def table(lines: list[tuple], link=None) -> tuple[str, list[str]]:
         # Which rows were scored is always shown: lines of different commands are compared here.
         settings = [f"rows {line.evaluation.get('rows')}", *filter(None, line.varying.split(", "))]
         anchor = link(command, line) if link else None
-        cells = [
-            (f"[{fmt(stats[label][index])}](#{anchor})" if anchor else fmt(stats[label][index]))
-            if stats[label][index]["n"]
-            else "–"
-            for label in shown
-        ]
-        if "AUCnorm" in shown:
-            cells.insert(shown.index("AUCnorm") + 1, fmt(mean_std(found.chance)))
+        cells = []
+        for label in shown:
+            text = fmt(stats[label][index])
+            linked = Markdown(f"[{text}](#{anchor})") if anchor else text
+            cells.append(linked if stats[label][index]["n"] else "–")
+            if label in INTERVALS:
+                scores = [run["scores"] for run in line.runs]
+                cells.append(fmt_interval(interval_of(scores, INTERVALS[label])))
+            if label == "AUCnorm":
+                cells.append(fmt(mean_std(found.chance)))
             any_chance = any_chance or bool(found.chance)
         majority = fmt(mean_std(found.majority))
         rows.append(
@@ -246,12 +259,13 @@ def table(lines: list[tuple], link=None) -> tuple[str, list[str]]:
             + [rows_text(line.rows), *cells]
             + [majority + (" (one label)" if found.one_label else "")]
         )
-    columns = list(shown)
-    if "AUCnorm" in shown:
-        columns.insert(shown.index("AUCnorm") + 1, "AUCnorm chance")
+    columns = []
+    for label in shown:
+        columns += [label, *([f"{label} {CI}"] if label in INTERVALS else [])]
+        columns += ["AUCnorm chance"] if label == "AUCnorm" else []
     header = ["model", "command", "config", "settings", "runs", "n rows", *columns]
     shown_lines = [line for _, line in lines]
-    notes = [shared_settings(shown_lines), *comparable_notes(shown_lines)]
+    notes = [CI_NOTE, shared_settings(shown_lines), *comparable_notes(shown_lines)]
     if any(row[-1] != "–" for row in rows):
         notes.append(
             "majority: the accuracy of always answering the most frequent true label on the "
@@ -314,5 +328,5 @@ def leaderboards(results: list[dict], sources: list[str]) -> str:
     parts = []
     for name in ordered(benchmarks):
         markdown, notes = table(benchmarks[name])
-        parts += [f"### {heading(name)}", markdown, *notes]
+        parts += [f"### {markdown_text(heading(name))}", markdown, *map(markdown_text, notes)]
     return "\n\n".join(parts)

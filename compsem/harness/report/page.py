@@ -12,13 +12,16 @@ that reruns it. The Markdown is the one source: ``page_html`` renders it, SVG in
 from __future__ import annotations
 
 import os
+import urllib.parse
 from collections import defaultdict
 from pathlib import Path
 
 from compsem.builders import BENCHMARKS
 from compsem.files.bounded_read import read_json
 from compsem.harness.report import svg
-from compsem.harness.report.cells import fmt, markdown_table, mean_std
+from compsem.harness.report.cells import fmt, fmt_interval, interval_of, markdown_table, mean_std
+from compsem.harness.report.harm import aggregate_harm, render_harm
+from compsem.harness.report.labels import per_label, render_per_label
 from compsem.harness.report.leaderboard import (
     heading,
     lines_by_benchmark,
@@ -26,10 +29,11 @@ from compsem.harness.report.leaderboard import (
     random_order_aucnorm,
     table,
 )
-from compsem.harness.report.tables import aggregate_train, twin_lines
+from compsem.harness.report.tables import aggregate_train, render_unreadable, twin_lines
 from compsem.harness.results.comparable import Line, rows_evaluated, rows_text
 from compsem.harness.results.files import rows_path
 from compsem.harness.results.reproduce import command_line
+from compsem.text.escape import Markdown, markdown_anchor, markdown_code, markdown_text
 
 CROSS = " × "
 
@@ -45,11 +49,16 @@ class Page:
         self.lines: list[tuple[str, str, Line]] = []
 
     def link(self, file: str) -> str:
-        return Path(os.path.relpath(Path(file).resolve(), self.out.resolve())).as_posix()
+        """A link target to ``file`` from the page's folder, percent-encoded."""
+        path = Path(os.path.relpath(Path(file).resolve(), self.out.resolve())).as_posix()
+        return urllib.parse.quote(path)
 
     def plot(self, name: str, text: str, caption: str) -> str:
+        """Keep a plot, under a file name made safe (names come from result files)."""
+        stem = markdown_anchor(name.removesuffix(".svg"))
+        name = f"{stem}.svg" if f"{stem}.svg" not in self.plots else f"{stem}-{len(self.plots)}.svg"
         self.plots[name] = text
-        return f"![{caption}](plots/{name})"
+        return f"![{markdown_text(caption)}](plots/{name})"
 
     def anchor(self, command: str, line: Line) -> str:
         if id(line) not in self.anchors:
@@ -60,13 +69,19 @@ class Page:
 
 def leaderboard(page: Page, lines: list[tuple]) -> None:
     markdown, notes = table(lines, link=page.anchor)
-    page.parts += ["### Leaderboard (mean ± std over seeds and resampled splits)", markdown, *notes]
+    page.parts += ["### Leaderboard (mean ± std over seeds and resampled splits)", markdown]
+    page.parts += list(map(markdown_text, notes))
 
 
 def _group_means(line: Line, field: str) -> dict:
     groups = [r["scores"].get("by_group", {}).get(field, {}) for r in line.runs]
     values = sorted({value for by_value in groups for value in by_value})
-    return {value: mean_std(g[value]["accuracy"] for g in groups if value in g) for value in values}
+    cells = {}
+    for value in values:
+        members = [g[value] for g in groups if value in g]
+        cells[value] = mean_std(cell["accuracy"] for cell in members)
+        cells[value]["interval"] = interval_of(members, "accuracy_ci")
+    return cells
 
 
 def breakdowns(page: Page, benchmark: str, lines: list[tuple]) -> None:
@@ -86,13 +101,17 @@ def breakdowns(page: Page, benchmark: str, lines: list[tuple]) -> None:
         rows = [
             [value]
             + [
-                f"[{fmt(cells.get(value))}](#{page.anchor(command, line)})"
+                Markdown(
+                    f"[{fmt(cells.get(value))}](#{page.anchor(command, line)}) "
+                    + fmt_interval((cells.get(value) or {}).get("interval"))
+                )
                 for (command, line), cells in zip(members, means, strict=True)
             ]
             for value in values
         ]
         header = [field, *(f"{line.label} ({command})" for command, line in members)]
-        page.parts += [f"### Accuracy by {field}", markdown_table(header, rows)]
+        page.parts += [f"### Accuracy by {markdown_text(field)}", markdown_table(header, rows)]
+        page.parts.append("In brackets: the 95% interval of each line's accuracy in the group.")
         if 1 < len(values) <= 12:
             series = [
                 {
@@ -119,9 +138,27 @@ def _matrix(page: Page, field: str, command: str, line: Line, cells: dict) -> No
     table = [[row, *(fmt(cells.get(f"{row}{CROSS}{c}")) for c in columns)] for row in rows]
     anchor = page.anchor(command, line)
     page.parts += [
-        f"### Accuracy by {first} × {second}: [{line.label} ({command})](#{anchor})",
+        f"### Accuracy by {markdown_text(first)} × {markdown_text(second)}: "
+        f"[{markdown_text(line.label)} ({command})](#{anchor})",
         markdown_table([f"{first} \\ {second}", *columns], table),
     ]
+
+
+def labels(page: Page, lines: list[tuple]) -> None:
+    """Precision, recall and F1 per label of each classification line (RNPC Tables 10-12)."""
+    found = [(command, line, per_label(line.runs)) for command, line in lines]
+    rows = [
+        {
+            "label": Markdown(
+                f"[{markdown_text(line.label)} ({command})](#{page.anchor(command, line)})"
+            ),
+            "per_label": cells,
+        }
+        for command, line, cells in found
+        if cells
+    ]
+    if rows:
+        page.parts.append(render_per_label(rows, "###"))
 
 
 def twins(page: Page, lines: list[tuple]) -> None:
@@ -175,7 +212,8 @@ def aucnorm_table(page: Page, benchmark: str, lines: list[tuple]) -> None:
             )
             rows.append(
                 [line.model, command, line.config, method]
-                + [f"[{result['scores']['aucnorm']:.3f}](#{page.anchor(command, line)})"]
+                + [Markdown(f"[{result['scores']['aucnorm']:.3f}](#{page.anchor(command, line)})")]
+                + [fmt_interval(interval_of([result["scores"]], "aucnorm_ci"))]
                 + ["–" if chance is None else f"{chance:.3f}"]
                 + ["–" if xi is None else f"{xi:.3f}", rows_text(line.rows)]
             )
@@ -191,7 +229,8 @@ def aucnorm_table(page: Page, benchmark: str, lines: list[tuple]) -> None:
                 text = svg.precision_recall(title, recall, precision, xi)
                 plots.append(page.plot(name, text, title))
     if rows:
-        header = ["model", "command", "config", "method", "AUCnorm", "AUCnorm chance", "ξ"]
+        header = ["model", "command", "config", "method", "AUCnorm", "AUCnorm 95% CI"]
+        header += ["AUCnorm chance", "ξ"]
         table = BENCHMARKS[benchmark].paper_tables.get("aucnorm")
         page.parts += ["### AUCnorm and the random baseline ξ" + (f" ({table})" if table else "")]
         page.parts += [
@@ -211,15 +250,21 @@ def embeddings(page: Page, benchmark: str, embeds: list[tuple[str, dict]]) -> No
     for file, report in embeds:
         models = ", ".join(m["label"] for m in report["models"])
         page.parts += [
-            f"### {models}: [{Path(file).name}]({page.link(file)}) · "
-            f"[per phrase]({page.link(str(rows_path(file)))})",
-            f"Rerun: `{report.get('command', '')}`",
+            f"### {markdown_text(models)}: [{markdown_text(Path(file).name)}]({page.link(file)}) "
+            f"· [per phrase]({page.link(str(rows_path(file)))})",
+            f"Rerun: {markdown_code(report.get('command', ''))}",
             tests.tables(report, "####").strip(),
         ]
         for grid in tests.heatmaps(report):
             name = f"{benchmark}-{len(page.plots) + 1}.svg"
             text = svg.heatmap(grid.title, list(grid.rows), list(grid.columns), grid.cells)
             page.parts.append(page.plot(name, text, grid.title))
+
+
+def _harm_of(result: dict, benchmark: str) -> bool:
+    """A harm-detection run of this benchmark (its preset)."""
+    preset = result["dataset"].get("preset") or "other"
+    return result["command"] == "harm-detection" and preset == benchmark
 
 
 def runs_section(page: Page) -> None:
@@ -232,10 +277,11 @@ def runs_section(page: Page) -> None:
             rows = rows_path(file)
             per_row = f" · [per row]({page.link(str(rows))})" if rows.is_file() else ""
             items.append(
-                f"- {seed}[{Path(file).name}]({page.link(file)}){per_row} · "
-                f"`{command_line(result, file)}`"
+                f"- {seed}[{markdown_text(Path(file).name)}]({page.link(file)}){per_row} · "
+                f"{markdown_code(command_line(result, file))}"
             )
-        page.parts += [f'<a id="{anchor}"></a>**{line.label}** ({command})', "\n".join(items)]
+        label = f"**{markdown_text(line.label)}** ({command})"
+        page.parts += [f'<a id="{anchor}"></a>{label}', "\n".join(items)]
 
 
 def build(
@@ -250,13 +296,15 @@ def build(
     page.parts += [
         "# compsem results",
         f"{len(results) + len(embeds)} result files; benchmarks: "
-        + ", ".join(f"[{name}](#{name})" for name in names)
+        + ", ".join(f"[{markdown_text(name)}](#{markdown_anchor(name)})" for name in names)
         + ". Lines pool seeds and resampled splits only; runs that differ in any evaluation "
         "setting are separate lines (settings column). Every number links to its runs below.",
     ]
     for name in names:
         lines = benchmarks[name]
-        page.parts.append(f'<a id="{name}"></a>\n\n## {heading(name)}')
+        page.parts.append(
+            f'<a id="{markdown_anchor(name)}"></a>\n\n## {markdown_text(heading(name))}'
+        )
         if lines:
             leaderboard(page, lines)
         twins(page, lines)
@@ -264,11 +312,15 @@ def build(
         if spec and spec.aucnorm:
             aucnorm_table(page, name, lines)
         breakdowns(page, name, lines)
+        labels(page, lines)
         curves(page, name, lines)
+        harm = [i for i, result in enumerate(results) if _harm_of(result, name)]
+        if harm:
+            harm_lines = aggregate_harm([results[i] for i in harm], [sources[i] for i in harm])
+            page.parts.append(render_harm(harm_lines, "###"))
         if spec and spec.embedding:
             embeddings(page, name, [e for e in embeds if e[1].get("benchmark") == name])
     if unreadable:
-        page.parts.append("## Files not read (their runs are missing above)")
-        page.parts.append("\n".join(f"- `{u['file']}`: {u['reason']}" for u in unreadable))
+        page.parts.append(render_unreadable(unreadable))
     runs_section(page)
     return "\n\n".join(page.parts) + "\n", page.plots

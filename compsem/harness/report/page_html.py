@@ -9,7 +9,7 @@ else is shown as text, escaped."""
 from __future__ import annotations
 
 import re
-from html import escape
+from html import escape, unescape
 
 STYLE = """
 body{font:14px/1.45 system-ui,-apple-system,"Segoe UI",Roboto,sans-serif;color:#1d2329;
@@ -49,21 +49,44 @@ document.querySelectorAll("table").forEach(function(table){
 """
 _LINK = re.compile(r"\[([^\]]+)\]\(([^)\s]+)\)")
 _BOLD = re.compile(r"\*\*(.+?)\*\*")
+_CODE = re.compile(r"(`+)(.+?)(?<!`)\1(?!`)")
 _IMAGE = re.compile(r"^!\[([^\]]*)\]\(plots/([\w.\-]+\.svg)\)$")
 _ANCHOR = re.compile(r'^<a id="([\w\-]+)"></a>')
 
 
+def _text(markdown: str) -> str:
+    """Markdown text as HTML text: character references (``compsem.text.escape``) read as
+    their characters, then everything escaped."""
+    return escape(unescape(markdown), quote=False)
+
+
+def _around(pattern: re.Pattern, markdown: str, outside, matched) -> str:
+    """``matched(match)`` for each match of ``pattern``, ``outside(text)`` for the text between."""
+    parts, start = [], 0
+    for match in pattern.finditer(markdown):
+        parts += [outside(markdown[start : match.start()]), matched(match)]
+        start = match.end()
+    return "".join(parts) + outside(markdown[start:])
+
+
+def _bold(markdown: str) -> str:
+    return _around(_BOLD, markdown, _text, lambda match: f"<strong>{_text(match[1])}</strong>")
+
+
+def _link(match: re.Match) -> str:
+    return f'<a href="{escape(unescape(match[2]), quote=True)}">{_bold(match[1])}</a>'
+
+
+def _code(match: re.Match) -> str:
+    code = match[2]
+    if len(code) > 1 and code.startswith(" ") and code.endswith(" "):
+        code = code[1:-1]  # the padding a fence of several backticks takes
+    return f"<code>{escape(code)}</code>"
+
+
 def inline(text: str) -> str:
-    """Escaped text with `code`, [links](href) and **bold**."""
-    parts = text.split("`")
-    out = []
-    for index, part in enumerate(parts):
-        if index % 2:
-            out.append(f"<code>{escape(part)}</code>")
-        else:
-            part = _LINK.sub(r'<a href="\2">\1</a>', escape(part, quote=False))
-            out.append(_BOLD.sub(r"<strong>\1</strong>", part))
-    return "".join(out)
+    """Escaped text with `code` (any fence of backticks), [links](href) and **bold**."""
+    return _around(_CODE, text, lambda part: _around(_LINK, part, _bold, _link), _code)
 
 
 def _cells(line: str) -> list[str]:

@@ -6,10 +6,11 @@ from pathlib import Path
 
 from compsem.harness.report import tables
 from compsem.harness.results.files import SUMMARY, write_text
+from compsem.text.escape import markdown_text
 
 
 def summarise(out: Path, results: list[dict], title: str) -> str:
     """Write ``summary.md`` (the report of this command's runs) and return it."""
-    markdown = f"# {title}\n\n" + tables.render(tables.aggregate(results))
+    markdown = f"# {markdown_text(title)}\n\n" + tables.render(tables.aggregate(results))
     write_text(Path(out) / SUMMARY, markdown)
     return markdown

@@ -21,11 +21,15 @@ from compsem.harness.report.cells import (
     fmt,
     fmt_cell,
     group_cell,
+    interval_of,
     markdown_table,
     mean_std,
     model_of,
 )
+from compsem.harness.report.harm import aggregate_harm, render_harm
+from compsem.harness.report.labels import CI, CI_NOTE, ci_cell, per_label, render_per_label
 from compsem.harness.results.comparable import Line, group, notes, rows_text, shared_settings
+from compsem.text.escape import Markdown, markdown_code, markdown_text
 
 
 def _line_fields(line: Line) -> dict:
@@ -60,6 +64,8 @@ def aggregate_train(results: list[dict], sources=None) -> dict:
         }
         for metric, _ in (*METRICS, ("aucnorm", "AUCnorm")):
             row[metric] = mean_std(r["scores"].get(metric) for r in runs)
+            row[f"{metric}_ci"] = interval_of([r["scores"] for r in runs], f"{metric}_ci")
+        row["per_label"] = per_label(runs)
         rows.append(row)
         fields = {f for r in runs for f in r["scores"].get("by_group", {})}
         for field in sorted(fields):
@@ -91,21 +97,17 @@ def render_train(aggregate: dict, title="## Fine-tuning (mean ± std over seeds 
     rows = aggregate["settings"]
     has_auc = any(row["aucnorm"]["n"] for row in rows)
     header, setting_cells = _setting_columns(rows)
-    header = ["model", "setting", *header, *(label for _, label in METRICS)]
-    header += ["AUCnorm"] if has_auc else []
+    metrics = [*METRICS, *([("aucnorm", "AUCnorm")] if has_auc else [])]
+    header = ["model", "setting", *header]
+    header += [name for _, label in metrics for name in (label, f"{label} {CI}")]
     lines = [
-        [
-            row["model"],
-            row["setting"],
-            *cells,
-            *(fmt(row[metric]) for metric, _ in METRICS),
-            *([fmt(row["aucnorm"])] if has_auc else []),
-        ]
+        [row["model"], row["setting"], *cells]
+        + [text for metric, _ in metrics for text in (fmt(row[metric]), ci_cell(row, metric))]
         for row, cells in zip(rows, setting_cells, strict=True)
     ]
-    parts = [title, markdown_table(header, lines, 2)]
-    parts += [aggregate["shared"]] if aggregate.get("shared") else []
-    parts += aggregate.get("notes", [])
+    parts = [title, markdown_table(header, lines, 2), CI_NOTE]
+    parts += [markdown_text(aggregate["shared"])] if aggregate.get("shared") else []
+    parts += map(markdown_text, aggregate.get("notes", []))
     twins = twin_lines(rows)
     if twins:
         parts += [
@@ -119,7 +121,7 @@ def render_train(aggregate: dict, title="## Fine-tuning (mean ± std over seeds 
     for field, columns in aggregate["by_group"].items():
         values = sorted({v for cells in columns.values() for v in cells})
         parts += [
-            f"### Accuracy by {field}",
+            f"### Accuracy by {markdown_text(field)}",
             markdown_table(
                 [field, *columns],
                 [[v, *(fmt_cell(cells.get(v)) for cells in columns.values())] for v in values],
@@ -208,8 +210,9 @@ def render_curves(curves: list[dict]) -> str:
 
 
 def _notes(lines) -> list[str]:
-    """The distinct notes of aggregated lines (builds kept apart, repeats left out)."""
-    return list(dict.fromkeys(note for line in lines for note in line.get("notes", [])))
+    """The distinct notes of aggregated lines (builds kept apart, repeats left out), escaped."""
+    found = dict.fromkeys(note for line in lines for note in line.get("notes", []))
+    return [markdown_text(note) for note in found]
 
 
 # ---------------------------------------------------------------- zero-shot, prompt, score -----
@@ -222,6 +225,8 @@ def aggregate_by_class(
         runs = line.runs
         column = {
             "overall": mean_std(r["scores"][metric] for r in runs),
+            "overall_ci": interval_of([r["scores"] for r in runs], f"{metric}_ci"),
+            "per_label": per_label(runs),
             "by_group": {},
             **_line_fields(line),
         }
@@ -234,6 +239,11 @@ def aggregate_by_class(
             column[table_key] = runs[-1]["scores"][table_key]
         columns[line.label] = column
     return columns
+
+
+def _overall(column: dict) -> Markdown:
+    """A line's overall score (%) and its 95% interval."""
+    return Markdown(f"{fmt(column['overall'], True)} {ci_cell(column, 'overall', True)}")
 
 
 def _count_rows(columns: dict) -> list[list[str]]:
@@ -256,15 +266,16 @@ def render_by_class(title: str, columns: dict, metric_label: str, first_field: s
             [v, *(fmt_cell(cell, percent=True) for cell in row)]
             for v, row in zip(values, cells, strict=True)
         ]
-        rows.append(["all", *(fmt(c["overall"], percent=True) for c in columns.values())])
+        rows.append(["all", *(_overall(c) for c in columns.values())])
         parts += [
-            f"### {metric_label} (%) by {field}",
+            f"### {metric_label} (%) by {markdown_text(field)}",
             markdown_table([field, *columns], rows + _count_rows(columns)),
         ]
         note = cell_note(cell for row in cells for cell in row)
+        note += " all: in brackets its 95% interval." if note else ""
         parts += [note] if note else []
     if not fields:
-        rows = [["all", *(fmt(c["overall"], percent=True) for c in columns.values())]]
+        rows = [["all", *(_overall(c) for c in columns.values())]]
         parts.append(markdown_table(["", *columns], rows + _count_rows(columns)))
     parts += _notes(columns.values())
     return "\n\n".join(parts)
@@ -295,6 +306,7 @@ def aggregate_scores(results: list[dict], sources=None) -> list[dict]:
                 "varying": line.varying,
                 **_line_fields(line),
                 **{m: mean_std(r["scores"][m] for r in line.runs) for m in ("aucnorm", "auc_50")},
+                "aucnorm_ci": interval_of([r["scores"] for r in line.runs], "aucnorm_ci"),
             }
         )
     return rows
@@ -303,15 +315,15 @@ def aggregate_scores(results: list[dict], sources=None) -> list[dict]:
 def render_scores(rows: list[dict]) -> str:
     header, setting_cells = _setting_columns(rows)
     table = markdown_table(
-        ["model", "method", "config", *header, "AUCnorm (%)", "AUC50% (%)"],
+        ["model", "method", "config", *header, "AUCnorm (%)", f"AUCnorm {CI}", "AUC50% (%)"],
         [
             [r["model"], r["method"], r["config"], *cells]
-            + [fmt(r["aucnorm"], True), fmt(r["auc_50"], True)]
+            + [fmt(r["aucnorm"], True), ci_cell(r, "aucnorm", True), fmt(r["auc_50"], True)]
             for r, cells in zip(rows, setting_cells, strict=True)
         ],
         3,
     )
-    return "\n\n".join(["## BoOQA scoring (max over evidence)", table, *_notes(rows)])
+    return "\n\n".join(["## BoOQA scoring (max over evidence)", table, CI_NOTE, *_notes(rows)])
 
 
 # ---------------------------------------------------------------- the whole report ------------
@@ -338,14 +350,16 @@ def aggregate(results: list[dict], sources=None, unreadable=()) -> dict:
         report["score"] = aggregate_scores(*by_command["score"])
     if "llm" in by_command:
         report["llm"] = aggregate_train(*by_command["llm"])
+    if "harm-detection" in by_command:
+        report["harm_detection"] = aggregate_harm(*by_command["harm-detection"])
     if unreadable:
         report["unreadable"] = list(unreadable)
     return report
 
 
 def render_unreadable(unreadable: list[dict]) -> str:
-    lines = [f"- `{item['file']}`: {item['reason']}" for item in unreadable]
-    return "\n".join(["## Files not read (their runs are missing above)", *lines])
+    lines = [f"- {markdown_code(u['file'])}: {markdown_text(u['reason'])}" for u in unreadable]
+    return "\n\n".join(["## Files not read (their runs are missing above)", "\n".join(lines)])
 
 
 def render(report: dict) -> str:
@@ -373,6 +387,14 @@ def render(report: dict) -> str:
         parts.append(
             render_train(report["llm"], "## Causal LMs by log-likelihood (mean ± std over seeds)")
         )
+    labelled = [report[key] for key in ("train", "llm") if key in report]
+    labelled += [
+        {"settings": list(report[k].values())} for k in ("zero_shot", "prompt") if k in report
+    ]
+    if any(row.get("per_label") for section in labelled for row in section["settings"]):
+        parts.append(render_per_label([row for s in labelled for row in s["settings"]]))
+    if "harm_detection" in report:
+        parts.append(render_harm(report["harm_detection"]))
     if report.get("unreadable"):
         parts.append(render_unreadable(report["unreadable"]))
     return "\n\n".join(parts) + "\n"

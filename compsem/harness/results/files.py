@@ -18,7 +18,7 @@ from compsem.files.ownership import OutputFolderError, check_claimable, claim_fi
 SCHEMA_VERSION = 1
 MARKER = "compsem_result"
 SUMMARY = "summary.md"
-COMMANDS = ("train", "curve", "zero-shot", "prompt", "score", "llm")
+COMMANDS = ("train", "curve", "zero-shot", "prompt", "score", "llm", "harm-detection")
 REQUIRED = {
     MARKER: int,
     "command": str,

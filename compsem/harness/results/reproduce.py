@@ -77,6 +77,8 @@ def _own(result: dict) -> list:
             *_inference(result),
             ("--method", settings.get("method")),
             ("--max-evidence", settings.get("max_evidence")),
+            ("--graph", settings.get("graph")),
+            ("--graph-measure", settings.get("graph_measure")),
         ]
     if command == "llm":
         return [
@@ -96,6 +98,8 @@ def _own(result: dict) -> list:
 def command_line(result: dict, result_file: str | None = None) -> str:
     """``compsem <command> …`` that reruns ``result`` into the folder its file is in."""
     dataset = result["dataset"]
+    if result["command"] == "harm-detection":
+        return _harm_detection_line(result, result_file)
     parts = ["compsem", result["command"], "--dataset", dataset["path"], "--config"]
     # an offline model by its short name: its folder is where this machine installed it
     parts += [dataset["config"], "--model", offline_name(result["model"]) or result["model"]]
@@ -109,3 +113,22 @@ def command_line(result: dict, result_file: str | None = None) -> str:
         parts += ["--precision", precision]
     out = str(Path(result_file).parent) if result_file else "DIR"
     return shlex.join([*parts, "--out", out])
+
+
+def _harm_detection_line(result: dict, result_file: str | None) -> str:
+    """``compsem harm-detection …``: its data folder, classifier and model (none for always)."""
+    settings = result["settings"]
+    model = None if settings["task"] == "always" else result["model"]
+    parts = _flags(
+        [
+            ("--data", result["dataset"]["path"]),
+            ("--task", settings["task"]),
+            ("--model", model and (offline_name(model) or model)),
+            ("--queries", settings.get("queries")),
+            ("--precision", result["environment"].get("precision")),
+        ]
+    )
+    if settings.get("chat_template") is False:
+        parts.append("--no-chat-template")
+    out = str(Path(result_file).parent) if result_file else "DIR"
+    return shlex.join(["compsem", "harm-detection", *parts, "--out", out])

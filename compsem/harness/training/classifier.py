@@ -11,11 +11,11 @@ import numpy as np
 import transformers
 
 from compsem.harness.data.benchmark import Benchmark
-from compsem.harness.data.sampling import groups_of
+from compsem.harness.data.sampling import clusters_of, groups_of
 from compsem.harness.models.inference import predict_logits, softmax
 from compsem.harness.models.loading import memory_guard
 from compsem.harness.results.files import row_ids
-from compsem.harness.results.scores import grouped_scores
+from compsem.harness.results.scores import aucnorm_interval, grouped_scores, ranking_scores
 from compsem.harness.training.trainer import (
     TrainSettings,
     align_padding,
@@ -46,8 +46,9 @@ def evaluate_classifier(
     seconds = time.perf_counter() - start
     references = np.asarray(split["label"])
     predictions = logits.argmax(-1)
+    clusters = clusters_of(split, bench)
     scores = grouped_scores(
-        references, predictions, bench.schema.label_names, groups_of(split, bench)
+        references, predictions, bench.schema.label_names, groups_of(split, bench), clusters
     )
     probabilities = softmax(logits)
     positive = bench.schema.positive_label
@@ -58,6 +59,9 @@ def evaluate_classifier(
 
         probability = probabilities[:, positive]
         scores["aucnorm"] = aucnorm_scores(probability, references == positive)["aucnorm"]
+        scores.update(aucnorm_interval(probability, references == positive, clusters))
+        # with AUC_ξ, AUC50% and ξ where the spec declares the config (BoOQA, Levy/Holt)
+        scores.update(ranking_scores(bench, references, probability))
     rows = [
         {"id": i, "label": int(gold), "prediction": int(guess), "probabilities": p.tolist()}
         for i, gold, guess, p in zip(

@@ -1,0 +1,132 @@
+"""Entailment-graph baselines (BoOQA Table 5): the reader of entGraph's *_sim.txt files with the
+paper's fuzzy matching, on a small graph written in that format, and `compsem score --method
+graph` on a tiny BoOQA export, scored by AUCnorm both ways (honest and released ties)."""
+
+import json
+
+import pytest
+
+from compsem.harness.probing.graph import graph_scores
+from compsem.harness.results.files import read_results
+from compsem.harness.results.reproduce import command_line
+from compsem.loading_scripts.entailment_graph import EntailmentGraphError, grounded, read_graphs
+from tests.harness_data import compsem, tiny_booqa_export
+
+# Two measures per predicate, BInc first; role-reversed nodes of one predicate ground together.
+GRAPH = """types: thing#thing, num preds: 4
+predicate: (visited.1,visited.2)#thing_1#thing_2
+num neighbors: 1
+
+BInc sims
+(toured.1,toured.2)#thing_1#thing_2 0.3
+
+cos sims
+(toured.1,toured.2)#thing_1#thing_2 0.9
+
+predicate: (called.1,called.2)#thing_1#thing_2
+num neighbors: 1
+
+BInc sims
+(texted.1,texted.2)#thing_1#thing_2 0.2
+
+predicate: (called.2,called.1)#thing_2#thing_1
+num neighbors: 1
+
+BInc sims
+(texted.2,texted.1)#thing_2#thing_1 0.5
+
+"""
+OTHER = """types: person#location, num preds: 1
+predicate: (launched.1,launched.2)#person#location
+num neighbors: 1
+
+BInc sims
+(tested.1,tested.2)#person#location 0.8
+
+"""
+
+
+@pytest.fixture
+def graph(tmp_path):
+    folder = tmp_path / "graph"
+    folder.mkdir()
+    (folder / "thing#thing_sim.txt").write_text(GRAPH)
+    (folder / "person#location_sim.txt").write_text(OTHER)
+    return folder
+
+
+def test_grounding_drops_roles_and_repeats():
+    assert grounded("(go.1,go.to.2)#person#location") == "go to"
+    assert grounded("(texted.2,texted.1)#thing_2#thing_1") == "texted"
+    assert grounded("(play.1,play.game.with.2)#person#thing") == "play game with"
+    assert grounded("play.game.with") == "play game with"
+
+
+def test_the_reader_keeps_one_measure_and_the_highest_score_of_fuzzy_matches(graph):
+    graphs = read_graphs(graph)
+    assert graphs[("thing", "thing")] == {("visited", "toured"): 0.3, ("called", "texted"): 0.5}
+    assert read_graphs(graph, "cos")[("thing", "thing")] == {("visited", "toured"): 0.9}
+    assert graphs[("person", "location")] == {("launched", "tested"): 0.8}
+
+
+def test_a_hypothesis_takes_its_type_pairs_graph_else_every_graph(graph):
+    graphs = read_graphs(graph)
+    rows = [
+        {"predicate": "toured", "subject_type": "thing", "object_type": "thing",
+         "evidence": [{"predicate": "visited"}, {"predicate": "met"}]},
+        {"predicate": "tested", "subject_type": "thing", "object_type": "thing",
+         "evidence": [{"predicate": "launched"}]},  # no such edge in thing#thing: 0
+        {"predicate": "tested", "subject_type": "company", "object_type": "city",
+         "evidence": [{"predicate": "launched"}]},  # no company#city graph: every graph
+        {"predicate": "sold", "subject_type": "thing", "object_type": "thing",
+         "evidence": [{"predicate": "sold"}]},  # the same predicate
+        {"predicate": "sold", "subject_type": "thing", "object_type": "thing", "evidence": []},
+    ]  # fmt: skip
+    scores, counts = graph_scores(rows, graphs)
+    assert scores.tolist() == [0.3, 0.0, 0.8, 1.0, 0.0]
+    assert counts.tolist() == [2, 1, 1, 1, 0]
+
+
+def test_bad_graph_folders_get_one_clear_error(tmp_path):
+    with pytest.raises(EntailmentGraphError, match="no entailment graph files"):
+        read_graphs(tmp_path)
+    (tmp_path / "x_sim.txt").write_text("predicate: (a.1,a.2)\n")
+    with pytest.raises(EntailmentGraphError, match="line 1: expected 'types:"):
+        read_graphs(tmp_path)
+    (tmp_path / "x_sim.txt").write_text(GRAPH)
+    with pytest.raises(EntailmentGraphError, match="no edge under a measure named 'Weeds'"):
+        read_graphs(tmp_path, "Weeds")
+
+
+@pytest.mark.slow
+def test_score_with_a_graph_ranks_by_its_edges_and_reports_both_aucnorms(graph, tmp_path):
+    """Positives state their own predicate in the evidence (1.0) but the unevidenced one (0);
+    negatives get toured 0.3, texted 0.5 and 0 elsewhere. Sorted: six positives at 1, a
+    negative at 0.5, one at 0.3, then one positive and five negatives tied at 0; ξ = 1/2. The
+    curve is (0, 1), (6/7, 1), (6/7, 6/7), (6/7, 3/4), (1, 1/2): AUCnorm 25/28 both ways."""
+    booqa = tiny_booqa_export(tmp_path / "booqa")
+    assert (
+        compsem("score --config en --method graph", dataset=booqa, graph=graph, out=tmp_path / "g")
+        == 0
+    )
+    (result,) = read_results([tmp_path / "g"])
+    assert result["settings"]["method"] == "graph" and result["settings"]["graph_measure"] == "BInc"
+    rows = [
+        json.loads(line)
+        for line in next((tmp_path / "g").glob("*.rows.jsonl")).read_text().splitlines()
+    ]
+    by_id = {row["id"]: row["score"] for row in rows}
+    assert by_id["0-0"] == 0.3 and by_id["4-0"] == 0.5 and by_id["0-1"] == 1.0
+    assert by_id["none-1"] == 0.0 and sum(score == 0.0 for score in by_id.values()) == 6
+    assert result["scores"]["aucnorm"] == pytest.approx(25 / 28)
+    assert result["scores"]["released"]["aucnorm"] == pytest.approx(25 / 28)
+    assert f"--graph {graph}" in command_line(result)
+
+
+def test_method_graph_and_graph_go_together(tmp_path, graph):
+    from compsem.harness.probing.commands import run_score
+
+    with pytest.raises(ValueError, match="--method graph needs --graph DIR"):
+        run_score(str(tmp_path), "en", tmp_path / "out", method="graph")
+    with pytest.raises(ValueError, match="--method graph needs --graph DIR"):
+        run_score(str(tmp_path), "en", tmp_path / "out", method="cosine", graph=str(graph))
