@@ -124,7 +124,7 @@ def test_score_with_a_graph_ranks_by_its_edges_and_reports_both_aucnorms(graph, 
 
 
 def test_method_graph_and_graph_go_together(tmp_path, graph):
-    from compsem.harness.probing.commands import run_score
+    from compsem.harness.probing.score import run_score
 
     with pytest.raises(ValueError, match="--method graph needs --graph DIR"):
         run_score(str(tmp_path), "en", tmp_path / "out", method="graph")

@@ -15,7 +15,7 @@ import torch
 from compsem.cli import main
 from compsem.files.ownership import MARKER, OutputFolderError
 from compsem.harness.models.loading import default_model
-from compsem.harness.probing.commands import run_score
+from compsem.harness.probing.score import run_score
 from compsem.harness.results.files import read_results, result_name, rows_path
 from compsem.harness.results.reproduce import command_line
 from tests.harness_data import compsem, minilm_with_head, tiny_booqa_export, tiny_plane_export

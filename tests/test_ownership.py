@@ -417,7 +417,7 @@ COMMANDS = {
     "curve": ("training.finetune", "run_curve", {}, "curve-c.png"),
     "zero-shot": ("probing.commands", "run_zero_shot", {"model": "m"}, "zero-shot-c.json"),
     "prompt": ("probing.commands", "run_prompt", {"model": "m"}, "prompt-c.rows.jsonl"),
-    "score": ("probing.commands", "run_score", {"model": "m"}, "score-c-pr-curve.json"),
+    "score": ("probing.score", "run_score", {"model": "m"}, "score-c-pr-curve.json"),
     "llm": ("llm.run", "run_llm", {"seed": 3}, "llm-c-seed3.json"),
 }
 

@@ -159,7 +159,7 @@ cmd_curve = _runner(FINETUNE, "run_curve", *TRAINING, "shots", "metric", "pool_s
 cmd_zero_shot = _runner(PROBING, "run_zero_shot", *INFERENCE, "label_map", "preset")
 cmd_prompt = _runner(PROBING, "run_prompt", *INFERENCE)
 cmd_score = _runner(
-    PROBING, "run_score", *INFERENCE, "method", "max_evidence", "graph", "graph_measure"
+    "probing.score", "run_score", *INFERENCE, "method", "max_evidence", "graph", "graph_measure"
 )
 
 

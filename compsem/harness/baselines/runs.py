@@ -34,7 +34,7 @@ PER_CONFIG = {
     "train": ("training.finetune", "run_train"),
     "curve": ("training.finetune", "run_curve"),
     "llm": ("llm.run", "run_llm"),
-    "score": ("probing.commands", "run_score"),
+    "score": ("probing.score", "run_score"),
 }
 
 

@@ -1,3 +1,3 @@
-"""Models evaluated without training (``commands``): ``zero-shot`` NLI with label mapping
-(``label_mapping``), masked-LM two-shot prompts (``masked_lm``) and evidence scoring
-(``evidence``)."""
+"""Models evaluated without training: ``commands`` (``zero-shot`` NLI with its label mapping,
+``label_mapping``; masked-LM prompts, ``masked_lm``) and ``score`` (BoOQA's max over evidence,
+``evidence``, or an entailment graph, ``graph``)."""

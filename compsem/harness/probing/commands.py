@@ -1,5 +1,6 @@
-"""``zero-shot``, ``prompt`` and ``score``: models evaluated without training: an NLI model's
-labels mapped onto ours, masked-LM two-shot prompts, and BoOQA max-over-evidence scores."""
+"""``zero-shot`` and ``prompt``: models evaluated without training: an NLI model's labels
+mapped onto ours, and masked-LM prompts (``score``, BoOQA's max over evidence, is
+:mod:`compsem.harness.probing.score`)."""
 
 from __future__ import annotations
 
@@ -9,35 +10,30 @@ from collections.abc import Sequence
 from pathlib import Path
 
 import numpy as np
-import transformers
 
 from compsem.harness.data.benchmark import load_benchmark
 from compsem.harness.data.encode import encode
 from compsem.harness.data.sampling import cap, clusters_of, groups_of
 from compsem.harness.models.device import resolve
 from compsem.harness.models.inference import predict_logits, softmax
-from compsem.harness.models.loading import default_model, load_for_inference, memory_guard
+from compsem.harness.models.loading import load_for_inference, memory_guard
 from compsem.harness.probing import evidence as scoring
-from compsem.harness.probing.graph import graph_scores
 from compsem.harness.probing.label_mapping import label_mapping, parse_overrides
 from compsem.harness.probing.masked_lm import (
     encode_prompts,
     first_predictions,
     verbalised_predictions,
 )
-from compsem.harness.report.cells import mean_std, model_name
-from compsem.harness.report.plots import precision_recall_plot
+from compsem.harness.report.cells import mean_std
 from compsem.harness.report.summary import summarise
 from compsem.harness.results.files import (
     check_writable,
     make_result,
     result_files,
     row_ids,
-    write_json,
     write_result,
     write_rows,
 )
-from compsem.harness.results.intervals import method as interval_method
 from compsem.harness.results.scores import (
     aucnorm_interval,
     confusion,
@@ -46,9 +42,6 @@ from compsem.harness.results.scores import (
 )
 from compsem.harness.results.scores import scores as plain_scores
 from compsem.harness.training.trainer import align_padding, load_tokenizer
-from compsem.loading_scripts.entailment_graph import read_graphs
-
-PR_CURVE = "-pr-curve.json"  # beside a score result: its precision-recall curve
 
 
 def run_zero_shot(
@@ -271,132 +264,3 @@ def per_class_cells(test, references, predictions, label_names, plain_scores) ->
     }
     table["Average"] = mean_std(cells.values())
     return table
-
-
-def run_score(
-    dataset: str,
-    config: str,
-    out: Path,
-    model: str | None = None,
-    method: str = "auto",
-    split: str = "test",
-    revision: str | None = None,
-    max_evidence: int | None = None,
-    max_eval_examples: int | None = None,
-    batch_size: int = 64,
-    max_length: int = 128,
-    device: str = "auto",
-    precision: str = "auto",
-    graph: str | None = None,
-    graph_measure: str = "BInc",
-) -> dict:
-    """BoOQA: each hypothesis scored by the max over its evidence (an NLI model, embedding
-    cosine, or an entailment graph's edges), reported with AUCnorm, the released computation's
-    AUCnorm beside it, and a precision-recall plot."""
-    from compsem.metrics.aucnorm.aucnorm import (
-        aucnorm_scores,  # a metric script imports evaluate, hence transformers and torch
-    )
-
-    if method not in (*scoring.METHODS, "graph"):
-        raise ValueError(
-            f"--method must be one of {', '.join(scoring.METHODS)}, graph; got {method!r}"
-        )
-    if (method == "graph") != (graph is not None):
-        raise ValueError(
-            "--method graph needs --graph DIR (a folder of entailment graph *_sim.txt files), "
-            "and --graph needs --method graph"
-        )
-    check_writable(result_files(out, "score", config, beside=[PR_CURVE, ".png"]))
-    graphs = read_graphs(graph, graph_measure) if graph else None  # bad files fail before data
-    model = graph if graph else (model or default_model())
-    placement = resolve(device, precision)
-    if method not in ("cosine", "graph"):
-        # read before the data: a model without an entailment label fails now, not once its
-        # evidence pairs are scored
-        try:
-            scoring.entailment_index(transformers.AutoConfig.from_pretrained(model).id2label or {})
-            method = "nli"
-        except ValueError:
-            if method == "nli":
-                raise
-            method = "cosine"
-    bench = load_benchmark(dataset, config, revision)  # the preset its columns call for
-    test = cap(bench.split(split), max_eval_examples, "--max-eval-examples")
-    if bench.schema.evidence is None or "hypothesis" not in test.column_names:
-        raise ValueError(
-            f"config {config!r} has no hypothesis and evidence columns: scoring is for BoOQA "
-            "configs such as en"
-        )
-    limit = max_evidence or bench.preset.max_evidence
-    premises, hypotheses, owners, pairs = scoring.evidence_pairs(
-        list(test["hypothesis"]), list(test[bench.schema.evidence]), limit
-    )
-    if not premises:
-        raise ValueError(f"no hypothesis of the {split!r} split has evidence: nothing to score")
-    start = time.perf_counter()
-    if graphs is not None:
-        capped = ({**row, "evidence": list(row["evidence"] or ())[:limit]} for row in test)
-        hypothesis_scores, _ = graph_scores(capped, graphs)
-    else:
-        hypothesis_scores = scoring.model_pair_scores(
-            method, model, premises, hypotheses, batch_size, max_length, placement
-        )[pairs]
-    seconds = time.perf_counter() - start
-    if graphs is None:
-        hypothesis_scores = scoring.max_per_hypothesis(
-            hypothesis_scores, owners, len(test), scoring.FLOOR[method]
-        )
-    references = np.asarray(test["label"]) == bench.schema.positive_label
-    scores = aucnorm_scores(hypothesis_scores, references, return_curve=True)
-    curve = scores.pop("curve")
-    clusters = clusters_of(test, bench)
-    scores.update(aucnorm_interval(hypothesis_scores, references, clusters))
-    by, items = clusters or (None, None)
-    scores["intervals"] = interval_method(items, by)
-    released = aucnorm_scores(hypothesis_scores, references, ties="released")
-    scores["released"] = {key: released[key] for key in ("aucnorm", "auc_xi", "auc_50")}
-    scores["hypotheses_without_evidence"] = int(len(test) - len(set(owners.tolist())))
-    result = make_result(
-        "score",
-        model,
-        bench.provenance(split),
-        None,
-        {
-            "method": method,
-            **({"graph": graph, "graph_measure": graph_measure} if graphs is not None else {}),
-            "max_evidence": limit,
-            "batch_size": batch_size,
-            "max_length": max_length,
-            "hypotheses": len(test),
-            "max_eval_examples": max_eval_examples,
-            "evidence_pairs": len(premises),
-        },
-        scores,
-        placement,
-        {"eval_seconds": seconds, "pairs_per_second": len(premises) / seconds},
-    )
-    return write_score(out, result, test, hypothesis_scores, owners, curve, model, method, config)
-
-
-def write_score(out, result, test, hypothesis_scores, owners, curve, model, method, config):
-    """A score run's result, per-row file (id, label, score, evidence count), curve and plot."""
-    path = write_result(out, result)
-    evidence = np.bincount(owners, minlength=len(test))
-    write_rows(
-        path,
-        (
-            {"id": i, "label": int(gold), "score": float(value), "evidence": int(count)}
-            for i, gold, value, count in zip(
-                row_ids(test), test["label"], hypothesis_scores, evidence, strict=True
-            )
-        ),
-    )
-    write_json(path.with_name(path.stem + PR_CURVE), curve)
-    precision_recall_plot(
-        curve,
-        result["scores"]["baseline_precision"],
-        f"{model_name(model)} · {method} · {config}",
-        path.with_suffix(".png"),
-    )
-    summarise(out, [result], f"compsem score · {config}")
-    return result
