@@ -389,11 +389,15 @@ def test_a_log_put_in_place_of_compsems_during_a_run_is_never_claimed(tmp_path):
 def test_an_unreadable_marker_is_named_as_unreadable(montague, tmp_path, monkeypatch):
     out = copy_of(montague, tmp_path)
 
-    def refuse(self):
-        raise PermissionError(13, "Permission denied")
+    opened = os.open
 
-    monkeypatch.setattr(Path, "read_bytes", refuse)
-    with pytest.raises(OutputFolderError, match="cannot be read .Permission denied.; make it"):
+    def refuse(path, *args, **kwargs):  # as a marker without read permission answers
+        if Path(path).name == MARKER:
+            raise PermissionError(13, "Permission denied", str(path))
+        return opened(path, *args, **kwargs)
+
+    monkeypatch.setattr(os, "open", refuse)
+    with pytest.raises(OutputFolderError, match="cannot be read .permission denied.*make it"):
         check_output_folder(out, KIND)
 
 

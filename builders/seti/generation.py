@@ -9,7 +9,7 @@ import pyarrow as pa
 from compsem.builders.seti.compose import Pool, composition_pool
 from compsem.builders.seti.config import PIPELINE_REVISION, SETTINGS, SetiConfig
 from compsem.builders.seti.lexicon import load_embedding_verbs, load_sentence_lexicon
-from compsem.builders.seti.sentences import generate_natural_pairs
+from compsem.builders.seti.sentences import check_sentence_capacity, generate_natural_pairs
 from compsem.builders.seti.sick_pairs import sick_natural_pairs
 from compsem.builders.seti.splits import SetiSplitError, as_tables, in_distribution, setting_splits
 from compsem.files.fingerprint import cached_table, fingerprint
@@ -20,6 +20,8 @@ from compsem.resources.wordnet import wordnet_version
 
 def natural_pairs(config: SetiConfig) -> tuple[str, pa.Table, pa.Table | None]:
     """(cache key, PI_nat pairs, generated sentences or None for SICK), cached by inputs."""
+    if not config.sick:  # before the parser loads: a size it cannot make is refused at once
+        check_sentence_capacity(load_sentence_lexicon(config.lexicon), config.sentences)
     nlp = load_pipeline(config.spacy_model)
     if config.sick:
         key = fingerprint(

@@ -146,6 +146,18 @@ def compatible_clauses(lexicon: SentenceLexicon) -> list[Clause]:
     return sorted(clauses, key=lambda c: (c.verb, c.subject, c.object or ""))
 
 
+def check_sentence_capacity(lexicon: SentenceLexicon, wanted: int) -> None:
+    """One ValueError when the lexicon licenses fewer distinct source sentences than
+    ``wanted`` (``--sentences``): a size that cannot be made is refused, not silently cut."""
+    made = len(compatible_clauses(lexicon))
+    if wanted > made:
+        raise ValueError(
+            f"--sentences {wanted:,} is more than the {made:,} distinct source sentences the "
+            f"lexicon {lexicon.source} licenses; pass --sentences {made} or less, or a larger "
+            "lexicon (--lexicon)."
+        )
+
+
 def sample_sources(
     clauses: list[Clause], n: int, passive_share: float, rng: np.random.Generator
 ) -> list[Clause]:

@@ -24,6 +24,8 @@ from datasets.info import DatasetInfosDict
 from datasets.utils.metadata import MetadataConfigs, known_task_ids
 from huggingface_hub import DatasetCard
 
+from compsem.files.export_reader import read_export_card
+
 COMPSEM_YEAR = 2026
 # The machine-readable block of a card's YAML that compsem itself reads back (push, load, audit).
 METADATA_KEY = "compsem"
@@ -100,14 +102,9 @@ def compsem_bibtex(version: str) -> str:
 
 
 def read_card(folder: str | os.PathLike):
-    """The ``DatasetCard`` of an export folder, with a clear error when there is none."""
-
-    path = Path(folder) / "README.md"
-    if not path.is_file():
-        raise CardError(
-            f"{folder} has no README.md card: point at a folder written by `compsem build`."
-        )
-    return DatasetCard.load(path)
+    """The ``DatasetCard`` of an export folder, with a clear error when there is none, is not a
+    regular file inside it, or is too large (see :mod:`compsem.files.export_reader`)."""
+    return read_export_card(folder)
 
 
 def compsem_metadata(card) -> dict:

@@ -18,6 +18,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 
 import jinja2
+from jinja2.exceptions import SecurityError
+from jinja2.sandbox import ImmutableSandboxedEnvironment
 
 from compsem.benchmark.answers import check_parser
 
@@ -27,7 +29,10 @@ def _regex_replace(string: str, pattern: str, repl: str, count: int = 0) -> str:
     return re.sub(pattern, repl, string, count=count)
 
 
-_ENVIRONMENT = jinja2.Environment(
+# Sandboxed: a template is data (a user's --template, a card's or task folder's prompt), so it
+# may reach the row's fields and Jinja's filters, never Python internals (``__class__``,
+# ``__globals__``) nor a method that changes a value.
+_ENVIRONMENT = ImmutableSandboxedEnvironment(
     loader=jinja2.BaseLoader(), undefined=jinja2.StrictUndefined, keep_trailing_newline=True
 )
 _ENVIRONMENT.filters["regex_replace"] = _regex_replace
@@ -44,6 +49,11 @@ def render(template: str, row: Mapping) -> str:
         ) from None
     except jinja2.TemplateSyntaxError as error:
         raise ValueError(f"the prompt template is not valid Jinja: {error.message}") from None
+    except SecurityError as error:
+        raise ValueError(
+            f"the prompt template reaches beyond the row's fields ({str(error)[:120]}); a "
+            "template may use the row's fields and Jinja filters only: remove that expression."
+        ) from None
 
 
 @dataclass(frozen=True)

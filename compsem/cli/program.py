@@ -18,6 +18,7 @@ from compsem.cli.demo import add_baselines_command, add_demo_command, summary_ta
 from compsem.cli.doctor import format_checks, run_checks
 from compsem.cli.metrics import add_cli as add_metrics_commands
 from compsem.files import ownership
+from compsem.files.environment import EnvironmentProblem, check_environment, describe_os_error
 from compsem.files.output_folder import output_path, read_marker
 from compsem.pipeline.process_guard import (
     interrupted,
@@ -141,6 +142,11 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: list[str] | None = None) -> int:
+    try:  # before argparse: its path arguments already need the working directory
+        check_environment()
+    except EnvironmentProblem as error:
+        print(f"compsem: error: {error}", file=sys.stderr)
+        return 2
     args = build_parser().parse_args(argv)
     if argv is None:  # a real command, not a call from Python: keep its temporary files together
         private_tempdir()
@@ -153,6 +159,8 @@ def main(argv: list[str] | None = None) -> int:
         if not interrupted():
             if not isinstance(error, (ValueError, RuntimeError, OSError)):
                 raise
+            if isinstance(error, OSError) and error.errno is not None:
+                error = describe_os_error(error)  # the path and the fix, not "[Errno 13] ..."
             print(f"compsem {args.command}: error: {error}", file=sys.stderr)
             return 2
     except KeyboardInterrupt:  # Ctrl-C, SIGTERM or SIGHUP: see note_interrupts

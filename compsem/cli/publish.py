@@ -16,6 +16,7 @@ from pathlib import Path
 
 from compsem.benchmark.card import NOT_AUDITED
 from compsem.benchmark.settings import bounded
+from compsem.files.export_reader import read_export
 from compsem.files.ownership import OutputFolderError, check_claimable, claim_file, file_in_the_way
 from compsem.publish.audit import audit_folder, audit_release
 from compsem.publish.hub import pull, push
@@ -24,8 +25,8 @@ from compsem.text.help_format import HelpFormatter
 
 def cmd_push(args: argparse.Namespace) -> int:
 
-    card = args.folder / "README.md"
-    if card.is_file() and NOT_AUDITED in card.read_text(encoding="utf-8"):
+    card = read_export(args.folder).card  # validated: names, data files confined and regular
+    if NOT_AUDITED in str(card):
         print(
             f"note: {args.folder} was not audited; `compsem audit {args.folder}` adds the "
             "audit to its card.",

@@ -3,14 +3,14 @@
 A dataset card is written by whoever published it: its config and split names end up in file
 names compsem writes, and its ``data_files`` patterns in files compsem reads. Names follow the
 rule ``datasets`` applies to config and split names (no path separator, no ``..``, none of the
-characters Windows forbids); every file a card names must lie inside its own folder; a Hub id
-is checked with ``huggingface_hub``'s own validator before any download.
+characters Windows forbids); the files a card names are checked by the one reader of exports
+(:mod:`compsem.files.export_reader`); a Hub id is checked with ``huggingface_hub``'s own
+validator before any download.
 """
 
 from __future__ import annotations
 
 import re
-from pathlib import Path
 
 from huggingface_hub.utils import HFValidationError, validate_repo_id
 
@@ -35,29 +35,6 @@ def check_name(name, what: str, source: str) -> str:
             "a dataset whose card compsem wrote."
         )
     return name
-
-
-def card_files(folder: Path, pattern, source: str) -> list[Path]:
-    """The files matching a card's ``data_files`` pattern, every one inside ``folder``."""
-    folder = Path(folder).resolve()
-    if (
-        not isinstance(pattern, str)
-        or not pattern.strip()
-        or Path(pattern).is_absolute()
-        or ".." in Path(pattern).parts
-    ):
-        raise ValueError(
-            f"{source} lists the data files {repr(pattern)[:80]}, which is not a path inside "
-            f"{folder}; a card may name only files of its own folder: rebuild the export."
-        )
-    paths = sorted(folder.glob(pattern))
-    outside = [path for path in paths if not path.resolve().is_relative_to(folder)]
-    if outside:
-        raise ValueError(
-            f"{source}: {outside[0]} (matched by {pattern!r}) lies outside {folder} through a "
-            "link; a card may name only files of its own folder: rebuild the export."
-        )
-    return [path for path in paths if path.is_file()]
 
 
 def check_repo_id(repo_id: str, what: str = "Hub id") -> str:

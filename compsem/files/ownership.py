@@ -25,6 +25,7 @@ import secrets
 import stat
 from pathlib import Path
 
+from compsem.files.bounded_read import InvalidJSON, MissingFile, UnreadableFile, read_json
 from compsem.files.signing import sign, verdict
 from compsem.files.writers import (
     MOVE_AWAY,
@@ -82,16 +83,13 @@ def read_manifest(folder: Path, name: str = MARKER, governs: Path | None = None)
     ``folder``; a retired export's manifest governs the folder it was)."""
     path = Path(folder) / name
     try:
-        data = json.loads(path.read_bytes())
-    except FileNotFoundError:
+        data = read_json(path, "manifest")  # a regular file, bounded in size and nesting
+    except MissingFile:
         return None
-    except OSError as error:
-        raise OutputFolderError(
-            f"{path} cannot be read ({error.strerror}); make it readable (chmod u+r) or choose "
-            "another --out."
-        ) from None
-    except ValueError:
+    except InvalidJSON:
         data = None
+    except UnreadableFile as error:  # a FIFO, a device, too large, not readable
+        raise OutputFolderError(f"{str(error).rstrip('.')}, or choose another --out.") from None
     files = data.get("files") if isinstance(data, dict) else None
     folders = data.get("folders", []) if isinstance(data, dict) else None
     valid = (

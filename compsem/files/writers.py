@@ -25,6 +25,7 @@ from collections.abc import Callable
 from contextlib import contextmanager, suppress
 from pathlib import Path
 
+from compsem.files.bounded_read import read_json
 from compsem.files.fingerprint import cache_root
 from compsem.files.signing import sign, verdict
 from compsem.pipeline.process_guard import owner_gone, remove_if_abandoned, this_process
@@ -91,7 +92,7 @@ def sweep(retired: Callable[[Path, Path], None] | None = None, again: bool = Fal
         return
     for name in entries:
         try:
-            entry = json.loads(name.read_text())
+            entry = read_json(name, "marker")  # a FIFO planted there never blocks a command
         except (OSError, ValueError):
             continue
         if not isinstance(entry, dict) or verdict(entry, folder) or not owner_gone(entry):

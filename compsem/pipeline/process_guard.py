@@ -32,6 +32,8 @@ from pathlib import Path
 
 import multiprocess
 
+from compsem.files.bounded_read import read_json
+
 PR_SET_PDEATHSIG = 1  # <linux/prctl.h>
 
 
@@ -266,7 +268,7 @@ def remove_if_abandoned(folder: Path) -> bool:
     pid runs no process, or one that started at another time (the pid was reused). An owner file of an older compsem (pid, name and token only) is
     judged by its pid alone."""
     try:
-        owner = json.loads((folder / OWNER_FILE).read_text())
+        owner = read_json(folder / OWNER_FILE, "marker")  # never blocks on a FIFO
         name = owner["name"]
     except (OSError, ValueError, TypeError, KeyError):
         return False

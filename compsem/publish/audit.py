@@ -20,7 +20,6 @@ from pathlib import Path
 
 import datasets
 import pyarrow as pa
-from datasets.utils.metadata import MetadataConfigs
 from tqdm.auto import tqdm
 
 from compsem.benchmark import audit_checks as checks
@@ -30,7 +29,7 @@ from compsem.benchmark.hypothesis_only import ProbeResult, probe
 from compsem.benchmark.spec import BenchmarkSpec
 from compsem.builders import BENCHMARKS, benchmark_spec
 from compsem.files.content_fingerprint import read_parquet, read_split_tables
-from compsem.files.names import card_files, check_name
+from compsem.files.export_reader import read_export as read_card_files
 from compsem.publish.audit_report import (
     AuditReport,
     ConfigAudit,
@@ -64,25 +63,16 @@ def read_export(folder: Path) -> dict[str, dict[str, pa.Table]]:
     if not folder.is_dir():
         raise AuditError(f"{folder} is not a folder: pass an export folder (compsem build --out).")
     configs: dict[str, dict[str, pa.Table]] = {}
-    if (folder / "README.md").is_file():
-        for name, config in MetadataConfigs.from_dataset_card_data(
-            cards.read_card(folder).data
-        ).items():
-            splits, source = {}, f"the card of {folder}"
-            check_name(name, "config", source)
-            for entry in config.get("data_files", []):
-                patterns = entry["path"] if isinstance(entry["path"], list) else [entry["path"]]
-                check_name(entry["split"], "split", source)
-                paths = sorted(
-                    p for pattern in patterns for p in card_files(folder, pattern, source)
-                )
-                if not paths:
-                    raise AuditError(
-                        f"The card lists {patterns} for {name}/{entry['split']} but no such file "
-                        f"is in {folder}: rebuild the export."
-                    )
-                splits[entry["split"]] = pa.concat_tables(read_parquet(p) for p in paths)
-            configs[name] = splits
+    if (folder / "README.md").exists() or (folder / "README.md").is_symlink():
+        try:
+            export = read_card_files(folder)
+        except ValueError as error:
+            raise AuditError(str(error)) from None
+        for name, splits in export.configs.items():
+            configs[name] = {
+                split: pa.concat_tables(read_parquet(p) for p in paths)
+                for split, paths in splits.items()
+            }
     else:
         for path in sorted(
             p for p in folder.iterdir() if p.is_dir() and not p.name.startswith(".")

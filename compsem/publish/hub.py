@@ -23,7 +23,7 @@ from pathlib import Path
 import datasets
 import huggingface_hub
 from datasets.utils.metadata import MetadataConfigs
-from huggingface_hub import DatasetCard, constants
+from huggingface_hub import constants
 from huggingface_hub.errors import (
     HfHubHTTPError,
     IncompleteSnapshotError,
@@ -33,6 +33,7 @@ from huggingface_hub.errors import (
 
 from compsem.benchmark import card as cards
 from compsem.builders import BENCHMARKS
+from compsem.files.export_reader import read_export, read_export_card
 from compsem.files.names import check_name, check_repo_id
 
 DEFAULT_ORGANISATION = "compsem"
@@ -71,7 +72,7 @@ def normalise_version(version: str | None) -> str | None:
 def check_export(folder: Path) -> dict:
     """Validate an export folder before upload; returns the card's ``compsem`` block."""
     folder = Path(folder)
-    card = cards.read_card(folder)
+    card = read_export(folder).card  # the card, and every data file it names, validated
     cards.check_card(str(card), f"{folder}/README.md")
     metadata = cards.compsem_metadata(card)
     if "version" not in metadata:
@@ -137,7 +138,7 @@ def push(
     try:
         api.whoami()
         try:
-            DatasetCard.load(folder / "README.md").validate(repo_type="dataset")
+            read_export_card(folder).validate(repo_type="dataset")
         except ValueError as error:  # the Hub's card validation answers 400 with its reasons
             raise PublishError(f"The Hub rejected {folder}/README.md: {error}") from None
         api.create_repo(repo_id, repo_type="dataset", private=private, exist_ok=True)
@@ -291,4 +292,5 @@ def load(
         check_local_version(folder, version)
     else:
         folder = pull(name_or_repo, version, [config] if config else None, cache_dir=cache_dir)
+    read_export(folder, only=[config] if config else None)  # names, files confined and regular
     return datasets.load_dataset(str(folder), config, split=split, **load_kwargs)

@@ -2,23 +2,35 @@
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
+
+from compsem.files.bounded_read import UnreadableFile, decode, read_bytes
+
+# Control characters a word can never hold (tab, line feed and carriage return separate fields
+# and lines): a NUL or an escape written into an export would corrupt every file that names it.
+_CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")
 
 
 def read_user_text(path: str | Path, error: type[Exception]) -> str:
-    """The text of ``path`` as UTF-8; a byte-order mark (as Excel and Notepad write) is dropped,
-    so it cannot glue itself to the first word. Bytes that are not UTF-8 raise ``error`` naming
-    the file, line and byte."""
+    """The text of ``path`` as UTF-8, read bounded (a regular file under the lexicon cap, see
+    :mod:`compsem.files.bounded_read`); a byte-order mark (as Excel and Notepad write) is
+    dropped, so it cannot glue itself to the first word. Bytes that are not UTF-8, or a control
+    character (a NUL byte, an escape), raise ``error`` naming the file, line and character."""
     path = Path(path)
-    data = path.read_bytes()
     try:
-        return data.decode("utf-8-sig")
-    except UnicodeDecodeError as problem:
-        line = data[: problem.start].count(b"\n") + 1
+        text = decode(read_bytes(path, "lexicon"), path)
+    except UnreadableFile as problem:
+        raise error(str(problem)) from None
+    control = _CONTROL.search(text)
+    if control:
+        line = text.count("\n", 0, control.start()) + 1
+        word = text[text.rfind("\n", 0, control.start()) + 1 : control.start()].split("\t")[-1]
         raise error(
-            f"{path}, line {line}: byte 0x{data[problem.start]:02x} is not UTF-8; save the file "
-            "as UTF-8 (most editors offer it under 'Save as' / encoding)."
-        ) from None
+            f"{path}, line {line}: the control character {control.group()!r} follows "
+            f"{word[-40:]!r}; a word cannot hold one: remove it from the file."
+        )
+    return text
 
 
 def require_file(path: Path, error: type[Exception], fix: str) -> None:

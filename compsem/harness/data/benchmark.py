@@ -9,10 +9,13 @@ from pathlib import Path
 import datasets
 from datasets.data_files import EmptyDatasetError
 from datasets.exceptions import DatasetGenerationError
+from datasets.utils.metadata import MetadataConfigs
 from huggingface_hub import DatasetCard, hf_hub_download, is_offline_mode
 
 from compsem.benchmark.card import compsem_metadata
 from compsem.benchmark.presets import Preset
+from compsem.files.bounded_read import read_text
+from compsem.files.export_reader import check_folder_files, read_export, read_export_card
 from compsem.files.fingerprint import file_fingerprint, fingerprint
 from compsem.files.names import check_repo_id
 from compsem.harness.data.presets import get_preset
@@ -97,6 +100,22 @@ def _check_config(path: str, config: str, revision: str | None) -> None:
         raise ValueError(f"unknown config {config!r} of {path}; available: {', '.join(names)}")
 
 
+def check_local_export(path: str, config: str) -> None:
+    """Validate the card of a local export folder before ``datasets`` reads anything of it
+    (:mod:`compsem.files.export_reader`): names, data files confined and regular, none missing.
+    A folder without a card is read as ``datasets`` infers it, its files checked alike."""
+    card = Path(path) / "README.md"
+    if not Path(path).is_dir():
+        return
+    if not (card.exists() or card.is_symlink()):
+        check_folder_files(path)
+        return
+    export = read_export(path, only=[config])
+    if export.card.data.to_dict().get("configs") and config not in export.configs:
+        names = MetadataConfigs.from_dataset_card_data(export.card.data)
+        raise ValueError(f"unknown config {config!r} of {path}; available: {', '.join(names)}")
+
+
 def data_fingerprint(data_files: dict) -> tuple[str, str | None]:
     """A content hash of local Parquet files, or the Hub commit the files were resolved at."""
     files = sorted(str(f) for split_files in data_files.values() for f in split_files)
@@ -111,10 +130,10 @@ def card_metadata(path: str, revision: str | None) -> dict:
     export folder, or the Hub card when it is reachable or cached."""
     try:
         if Path(path).is_dir():
-            card = DatasetCard.load(Path(path) / "README.md")
+            card = read_export_card(path)
         else:
             readme = hf_hub_download(path, "README.md", repo_type="dataset", revision=revision)
-            card = DatasetCard.load(readme)
+            card = DatasetCard(read_text(readme, "card"))
     except Exception:  # noqa: BLE001 — a dataset without a compsem card is still a dataset
         return {}
     return compsem_metadata(card)
@@ -136,6 +155,7 @@ def load_config(dataset: str, config: str, revision: str | None = None) -> Loade
     """Load ``config`` of ``dataset`` (Hub id or export folder) through ``datasets``, with its
     content fingerprint and the card's ``compsem`` block."""
     path = _resolve_path(dataset)
+    check_local_export(path, config)
     _check_config(path, config, revision)
     try:
         builder = datasets.load_dataset_builder(path, config, revision=revision)

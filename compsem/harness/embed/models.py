@@ -33,6 +33,7 @@ from huggingface_hub.errors import (
 )
 from tqdm.auto import tqdm
 
+from compsem.files.bounded_read import check_file
 from compsem.harness.models.offline import MINILM, model_path
 
 POOLINGS = ("cls", "mean")
@@ -126,6 +127,7 @@ def glove_vectors() -> StaticVectors:
 def text_vectors(path: Path) -> StaticVectors:
     """A word2vec/GloVe text file: ``word v1 … vd`` per line; a ``count dim`` header is skipped."""
     words, vectors = [], []
+    check_file(path, "vectors")  # a regular file (a FIFO would block), of a sane size
     with open(path, encoding="utf-8", errors="replace") as handle:
         for number, line in enumerate(handle, start=1):
             fields = line.rstrip().split(" ")

@@ -15,6 +15,7 @@ from pathlib import Path
 import numpy as np
 
 from compsem.benchmark.prompts import LLMPrompt
+from compsem.files.bounded_read import read_text
 from compsem.files.fingerprint import fingerprint
 from compsem.harness.data.benchmark import Benchmark, load_benchmark
 from compsem.harness.data.sampling import clusters_of, groups_of
@@ -65,10 +66,13 @@ def pick_prompt(bench: Benchmark, name: str | None, template: Path | None) -> LL
     prompt = choose_prompt(benchmark_name(bench), columns, name)
     if template is not None:
         template = Path(template)
-        if not template.is_file():
+        if not template.exists():
             raise ValueError(f"no template file {template}: pass a Jinja file of the question")
         # An editor's final newline is not part of the question.
-        prompt = prompt.with_text(template.read_text().removesuffix("\n"), template.name)
+        text = read_text(template, "template").removesuffix("\n")
+        prompt = prompt.with_text(text, template.name)
+        # Render it once now, so a template that is refused fails before a model is loaded.
+        prompt.question(next(iter(bench.splits.values()))[0])
     prompt.check_labels(bench.schema.label_names)
     return prompt
 

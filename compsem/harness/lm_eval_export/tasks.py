@@ -27,7 +27,9 @@ from compsem.benchmark.card import compsem_metadata
 from compsem.benchmark.prompts import LLMPrompt
 from compsem.benchmark.spec import TaskFamily
 from compsem.builders import BENCHMARKS
-from compsem.files.names import card_files, check_name, check_repo_id
+from compsem.files.bounded_read import read_text
+from compsem.files.export_reader import read_export, read_export_card
+from compsem.files.names import check_name, check_repo_id
 from compsem.harness.data.presets import PRESETS
 from compsem.harness.llm.prompts import prompts_for
 from compsem.harness.lm_eval_export.readme import task_readme
@@ -74,15 +76,12 @@ _Dumper.add_representer(Function, lambda dumper, name: dumper.represent_scalar("
 def _read_card(dataset: str, revision: str | None) -> tuple[DatasetCard, Path | None]:
     folder = Path(dataset).expanduser()
     if folder.is_dir():
-        readme = folder / "README.md"
-        if not readme.is_file():
-            raise ValueError(f"{folder} has no README.md: pass a folder written by compsem build")
-        return DatasetCard.load(readme), folder.resolve()
+        return read_export_card(folder), folder.resolve()
     if dataset.startswith((".", "/", "~")):
         raise ValueError(f"no folder {dataset}: pass an export folder or a Hub id")
     check_repo_id(dataset, "export folder or Hub id (no such folder)")
     readme = hf_hub_download(dataset, "README.md", repo_type="dataset", revision=revision)
-    return DatasetCard.load(readme), None
+    return DatasetCard(read_text(readme, "card")), None
 
 
 def _card_features(card: DatasetCard, config: str) -> list[dict]:
@@ -107,16 +106,16 @@ def read_configs(card: DatasetCard, folder: Path | None) -> list[ConfigFiles]:
     configs = card.data.to_dict().get("configs") or []
     if not configs:
         raise ValueError("the dataset card declares no configs: pass a compsem export or Hub id")
+    exported = read_export(folder).configs if folder else {}
     found = []
     for entry in configs:
         name = check_name(entry.get("config_name"), "config", "the card")
         features = _card_features(card, name)
         columns, splits = tuple(feature["name"] for feature in features), []
         for data in entry.get("data_files") or []:
-            splits.append(check_name(data.get("split"), "split", f"the card's config {name}"))
-            files = card_files(folder, data.get("path"), f"config {name}") if folder else []
-            if folder and not files:
-                raise ValueError(f"config {name!r}: no files match {data['path']} in {folder}")
+            split = check_name(data.get("split"), "split", f"the card's config {name}")
+            splits.append(split)
+            files = exported.get(name, {}).get(split, [])
             columns = columns or tuple(pq.read_schema(files[0]).names if files else ())
         if not splits:
             raise ValueError(f"the card's config {name!r} lists no data files: rebuild the export")

@@ -13,7 +13,6 @@ the same tables without links."""
 from __future__ import annotations
 
 import functools
-import json
 from collections import Counter, defaultdict
 from dataclasses import dataclass, field
 
@@ -21,6 +20,7 @@ import numpy as np
 
 from compsem.benchmark.size_floor import MIN_TEST_ROWS, accuracy_interval
 from compsem.builders import BENCHMARKS
+from compsem.files.bounded_read import read_json_lines
 from compsem.harness.data.schema import POSITIVE_LABELS
 from compsem.harness.report.cells import (
     config_of,
@@ -129,10 +129,9 @@ def answers(line: Line) -> Answers:
             continue
         points = defaultdict(lambda: (Counter(), Counter()))  # (shots, seed): labels, answers
         scored = False
-        with open(rows, encoding="utf-8") as stream:
-            for text in stream:
-                row = json.loads(text)
-                if "label" not in row:
+        try:
+            for row in read_json_lines(rows, "rows"):
+                if not isinstance(row, dict) or "label" not in row:
                     continue
                 answer = row.get("prediction", row.get("score"))
                 scored = scored or ("prediction" not in row and "score" in row)
@@ -140,6 +139,8 @@ def answers(line: Line) -> Answers:
                 labels[row["label"]] += 1
                 if answer is not None:
                     given[answer] += 1
+        except (ValueError, TypeError):  # a bad rows file (listed under "Files not read")
+            continue
         if not points:
             continue
         # One value per run: a curve's points share the evaluation rows (and seeds pool as runs).

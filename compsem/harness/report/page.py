@@ -11,13 +11,13 @@ that reruns it. The Markdown is the one source: ``page_html`` renders it, SVG in
 
 from __future__ import annotations
 
-import json
 import os
 import urllib.parse
 from collections import defaultdict
 from pathlib import Path
 
 from compsem.builders import BENCHMARKS
+from compsem.files.bounded_read import read_json
 from compsem.harness.report import svg
 from compsem.harness.report.cells import fmt, fmt_interval, interval_of, markdown_table, mean_std
 from compsem.harness.report.harm import aggregate_harm, render_harm
@@ -219,10 +219,14 @@ def aucnorm_table(page: Page, benchmark: str, lines: list[tuple]) -> None:
             )
             curve = Path(file).with_name(Path(file).stem + "-pr-curve.json") if file else None
             if curve and curve.is_file() and xi is not None:
-                points = json.loads(curve.read_text())
+                try:
+                    points = read_json(curve, "result")
+                    recall, precision = points["recall"], points["precision"]
+                except (ValueError, KeyError, TypeError):  # damaged: the table keeps the numbers
+                    continue
                 title = f"{line.model} · {method} · {line.config}: precision-recall"
                 name = f"{benchmark}-pr-{len(page.plots) + 1}.svg"
-                text = svg.precision_recall(title, points["recall"], points["precision"], xi)
+                text = svg.precision_recall(title, recall, precision, xi)
                 plots.append(page.plot(name, text, title))
     if rows:
         header = ["model", "command", "config", "method", "AUCnorm", "AUCnorm 95% CI"]

@@ -11,6 +11,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from importlib import metadata
 from pathlib import Path
 
+from compsem.files.bounded_read import UnreadableFile, check_file, read_json
 from compsem.files.output_folder import Wording, check_output_folder
 from compsem.files.ownership import OutputFolderError, check_claimable, claim_file, file_in_the_way
 
@@ -209,12 +210,17 @@ def read_result_files(paths) -> tuple[list[dict], list[str], list[tuple[str, dic
             except ValueError as error:
                 if not path.is_dir():
                     raise
-                reason = str(error).removeprefix(f"{file}: ").removeprefix(f"{file} ")
-                unreadable.append({"file": str(file), "reason": reason})
+                unreadable.append({"file": str(file), "reason": _reason(error, file)})
                 continue
             if kind == "result":
                 results.append(payload)
                 sources.append(str(file))
+                rows = rows_path(file)
+                if rows.exists() or rows.is_symlink():
+                    try:  # its rows are read later (report's answers): refuse a bad one now
+                        check_file(rows, "rows")
+                    except UnreadableFile as error:
+                        unreadable.append({"file": str(rows), "reason": _reason(error, rows)})
             elif kind == "embed":
                 embeds.append((str(file), payload))
             elif not path.is_dir():
@@ -228,19 +234,16 @@ def read_result_files(paths) -> tuple[list[dict], list[str], list[tuple[str, dic
     return results, sources, embeds, unreadable
 
 
+def _reason(error: Exception, file: Path) -> str:
+    """The message of ``error`` without the file's name in front (the report names it)."""
+    return str(error).removeprefix(f"{file}: ").removeprefix(f"{file} ")
+
+
 def _read_result(file: Path) -> tuple[str | None, dict | None]:
     """("result", the validated result) or ("embed", a ``compsem embed`` report) in ``file``;
     (None, None) for JSON that is neither (a folder may hold other JSON); one ValueError for a
     file that cannot be read or parsed."""
-    try:
-        payload = json.loads(file.read_text())
-    except json.JSONDecodeError as error:
-        raise ValueError(
-            f"{file} is not valid JSON ({error.msg}: line {error.lineno} column {error.colno}; "
-            "truncated?)"
-        ) from None
-    except (OSError, UnicodeDecodeError) as error:
-        raise ValueError(f"{file} cannot be read ({error})") from None
+    payload = read_json(file, "result")  # a regular file, bounded; one ValueError if not
     if isinstance(payload, dict) and MARKER in payload:
         return "result", validate_result(payload, str(file))
     if isinstance(payload, dict) and str(payload.get("command", "")).startswith("compsem embed"):
