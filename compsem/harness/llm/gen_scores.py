@@ -5,12 +5,12 @@ the Markdown summary, and the files of a run (written, and its rows read back)."
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 
 import numpy as np
 
 from compsem.benchmark.answers import majority, parse_answer
+from compsem.files.bounded_read import read_json_lines
 from compsem.harness.report.cells import fmt_interval, markdown_table, number
 from compsem.harness.report.leaderboard import ONE_ANSWER
 from compsem.harness.results.files import SUMMARY, result_name, write_result, write_rows, write_text
@@ -137,13 +137,13 @@ def read_rows(path: Path) -> list[dict]:
     if not path.is_file():
         raise ValueError(f"no rows file {path}: pass the <result>.rows.jsonl of a compsem llm run")
     records = []
-    for at, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
-        try:
-            record = json.loads(line)
-        except ValueError:
-            raise ValueError(
-                f"{path} line {at} is not JSON: the rows file is damaged; rerun compsem llm --generate"
-            ) from None
+    try:  # a regular file, read in bounded chunks
+        lines = list(read_json_lines(path, "rows"))
+    except ValueError as error:
+        raise ValueError(
+            f"{error} The rows file is damaged; rerun compsem llm --generate"
+        ) from None
+    for at, record in enumerate(lines, 1):
         if not isinstance(record, dict) or not {"label", "output", "choices"} <= set(record):
             raise ValueError(
                 f"{path} line {at} is not a generated row (label, output, choices): rescore "

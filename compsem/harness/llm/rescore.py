@@ -8,10 +8,10 @@ model and dataset, which the new result keeps, recording what was re-parsed and 
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 
 from compsem.benchmark.answers import check_parser
+from compsem.files.bounded_read import read_json
 from compsem.harness.llm.gen_scores import (
     generation_scores,
     parse_rows,
@@ -28,14 +28,11 @@ def source_result(rows: Path) -> dict:
     if name == path.name:
         raise ValueError(f"{path} is not a rows file (<result>.rows.jsonl of compsem llm)")
     result_path = path.with_name(name + ".json")
-    try:
-        result = json.loads(result_path.read_text(encoding="utf-8"))
-    except OSError:
+    if not result_path.exists():
         raise ValueError(
             f"no result {result_path} beside the rows: rescore needs the run's result file too"
-        ) from None
-    except ValueError:
-        raise ValueError(f"{result_path} is not JSON: the result file is damaged") from None
+        )
+    result = read_json(result_path, "result")  # a regular file, bounded; one ValueError if not
     validate_result(result, str(result_path))
     if not result["settings"].get("generate"):
         raise ValueError(
