@@ -237,7 +237,7 @@ def test_the_endpoint_retries_a_rate_limit_and_rows_rescore_without_a_model(
     out = tmp_path / "damaged"
     capsys.readouterr()
     code = main(["rescore", str(rows_file), "--out", str(out)])
-    _one_error_nothing_written(code, capsys, out, "line 3 is not JSON")
+    _one_error_nothing_written(code, capsys, out, "line 3 is not valid JSON")
 
 
 def _one_error_nothing_written(code, capsys, out, pattern):
