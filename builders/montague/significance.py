@@ -17,6 +17,8 @@ from __future__ import annotations
 
 import math
 
+from compsem.text.escape import markdown_text
+
 ALL_TYPES = "all"  # the row of all phrases, beside one row per type (tables.ALL_TYPES)
 # The per-phrase tests: each phrase holds (1) or fails (0), so a type's count is its phrases.
 PER_PHRASE = (("an", "intersectivity"), ("an", "non_subsectivity"), ("aan", "intersectivity"))
@@ -114,7 +116,8 @@ def markdown(rows: list[dict], level: str = "###") -> str:
     ]
     for t in tests:
         lines.append(
-            f"| {t['model']} | {TEST_NAMES[(t['phrase_set'], t['test'])]} | {t['phrases']:,} | "
+            f"| {markdown_text(t['model'])} | {TEST_NAMES[(t['phrase_set'], t['test'])]} | "
+            f"{t['phrases']:,} | "
             f"{t['groups']} | {t['statistic']:.1f} | {t['dof']} | {format_p(t['p_value'])} |"
         )
     return "\n".join(lines) + "\n"
