@@ -8,7 +8,7 @@ from collections import Counter
 
 from compsem.benchmark.card import template_path
 from compsem.benchmark.presets import Preset
-from compsem.benchmark.spec import BenchmarkSpec, TaskFamily
+from compsem.benchmark.spec import BenchmarkSpec, SubwordAnalysis, TaskFamily
 from compsem.builders.plane.audit import AUDIT_CHECKS
 from compsem.builders.plane.baselines import BASELINES
 from compsem.builders.plane.builder import Plane
@@ -206,6 +206,7 @@ SPEC = BenchmarkSpec(
     optional_configs={"original_release": [config.name for config in ORIGINAL_CONFIGS]},
     statistics_fields=("adjective_class", "inference_type", "template", "verbaliser"),
     vocabulary_fields=("adjective", "noun", "hypernym"),
+    subword_analysis=SubwordAnalysis(words=("adjective", "noun", "hypernym"), by="adjective_class"),
     audit_checks=AUDIT_CHECKS,
     audit_validation_as_test=frozenset({"goood", "one_it", "in_distribution"}),
     changelog=CHANGELOG,

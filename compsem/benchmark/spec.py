@@ -162,6 +162,14 @@ class HarmDetection:
     source: str = ""
 
 
+class SubwordAnalysis:
+    """What ``compsem subwords`` reads of a benchmark's rows (PLANE §6.1, Figs. 2–3): the word
+    columns a tokenizer may split, the modifier first, and the column that groups the items."""
+
+    words: tuple[str, ...]
+    by: str
+
+
 @dataclass(frozen=True)
 class BenchmarkSpec:
     """One benchmark.
@@ -210,6 +218,7 @@ class BenchmarkSpec:
         paper_tables: the paper's table each report section mirrors, by section (``aucnorm``:
             BoOQA's Table 5), named in that section's heading.
         embedding: how ``compsem embed`` reads and reports a benchmark of phrase sets (Montague).
+        subword_analysis: the columns ``compsem subwords`` reads (PLANE), or None.
         baselines: the reference runs of ``compsem baselines`` on this benchmark (the quick set:
             those with a ``quick`` entry).
         aucnorm: the configs whose rows the paper ranks by P(positive) and scores by AUCnorm
@@ -253,6 +262,7 @@ class BenchmarkSpec:
     short_title: str = ""
     paper_tables: Mapping[str, str] = field(default_factory=dict)
     embedding: EmbeddingTests | None = None
+    subword_analysis: SubwordAnalysis | None = None
     baselines: tuple[Baseline, ...] = ()
     harm_detection: HarmDetection | None = None
 

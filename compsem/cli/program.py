@@ -10,6 +10,7 @@ from pathlib import Path
 from compsem.benchmark.settings import add_setting_arguments, setting_values
 from compsem.benchmark.size_floor import size_warnings
 from compsem.builders import BENCHMARKS
+from compsem.cli import analysis as analysis_cli
 from compsem.cli import embed as embed_cli
 from compsem.cli import harm as harm_cli
 from compsem.cli import harness as harness_cli
@@ -137,6 +138,7 @@ def build_parser() -> argparse.ArgumentParser:
     harness_cli.add_commands(commands)
     embed_cli.add_commands(commands)
     harm_cli.add_commands(commands)
+    analysis_cli.add_commands(commands)
     add_metrics_commands(commands)
     return parser
 

@@ -13,6 +13,7 @@ the paper's preset declared by its benchmark's spec), so a new benchmark needs n
 - ``report``: ``report``, tables, leaderboards and the results page.
 - ``lm_eval_export``: ``lm-eval-tasks``, configs as lm-evaluation-harness task folders.
 - ``baselines``: ``baselines``, the offline reference runs of every benchmark.
+- ``analysis``: ``subwords``, the papers' analyses of saved runs (PLANE's subword analysis).
 
 The argparse front ends live in ``compsem.cli``. Example::
 

@@ -1,6 +1,7 @@
 """Plots as standalone SVG text, so a results page carries them inline and needs no network, no
 image files and no plotting library: few-shot curves with a band over seeds, precision-recall
-curves with the random baseline ξ, bars per class and type × type heatmaps."""
+curves with the random baseline ξ, bars per class, type × type heatmaps and scatter plots with
+least-squares lines."""
 
 from __future__ import annotations
 
@@ -164,3 +165,30 @@ def heatmap(title: str, rows: list[str], columns: list[str], cells: dict) -> str
         )
     height = top + size * len(rows) + 24
     return _frame(title, "second adjective", "first adjective", body, [], height)
+
+
+def scatter(title: str, series: list[dict], x_label: str, y_label: str) -> str:
+    """Points on shares in [0, 1]: each series ``{"name", "x", "y", "fit"}`` a colour, with its
+    least-squares line ``fit = (slope, intercept)`` drawn across the points' range (or None)."""
+    x = _scale(0.0, 1.0, LEFT, WIDTH - RIGHT)
+    y = _scale(0.0, 1.0, HEIGHT - BOTTOM, TOP)
+    ticks = [0, 0.25, 0.5, 0.75, 1]
+    body = _axes(x, y, [(t, f"{t:g}") for t in ticks], ticks)
+    for index, s in enumerate(series):
+        colour = COLOURS[index % len(COLOURS)]
+        for a, b in zip(s["x"], s["y"], strict=True):
+            if a is not None and b is not None:
+                body.append(
+                    f'<circle class="point" cx="{x(a):.1f}" cy="{y(b):.1f}" r="3.5" '
+                    f'fill="{colour}"/>'
+                )
+        xs = [a for a in s["x"] if a is not None]
+        if s.get("fit") and xs:
+            slope, intercept = s["fit"]
+            low, high = min(xs), max(xs)
+            body.append(
+                f'<line class="fit" x1="{x(low):.1f}" y1="{y(intercept + slope * low):.1f}" '
+                f'x2="{x(high):.1f}" y2="{y(intercept + slope * high):.1f}" stroke="{colour}" '
+                'stroke-width="1.5"/>'
+            )
+    return _frame(title, x_label, y_label, body, [s["name"] for s in series])

@@ -1,0 +1,5 @@
+"""The papers' analyses of saved runs, read from their per-row files and the rows they evaluated.
+
+- ``subwords``: accuracy against the share of items with words a tokenizer splits (PLANE §6).
+- ``run``: ``compsem subwords``, the analysis of result files written to a folder.
+"""
