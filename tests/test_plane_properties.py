@@ -5,7 +5,7 @@ import pytest
 
 from compsem.builders.plane.config import ENTAILS, MAX_HYPERNYM_DISTANCE, N_RESAMPLES, PlaneConfig
 from compsem.builders.plane.items.hypernyms import unigram_hypernyms
-from compsem.builders.plane.prompts import VERBALISERS
+from compsem.builders.plane.prompts import CONVERSION_TABLE, VERBALISERS
 from compsem.text.articles import copular_sentence
 from tests.conftest import read_config
 from tests.row_order import unrepresentative_prefixes
@@ -164,6 +164,45 @@ def test_two_shot_prompts_cover_every_combination(plane_export):
                 premise_words[ENTAILS[row.adjective_class][it - 1]]
                 in sentence.split(":")[-1].split()
             )
+
+
+def triplets(frame: pd.DataFrame) -> set[tuple]:
+    return set(zip(frame.adjective, frame.noun, frame.hypernym, strict=True))
+
+
+def test_zero_shot_prompts_are_the_two_shot_hypotheses_alone(plane_export):
+    """Appendix B.1: the two-shot triplets, every IT under both templates, no premise, read
+    through Table 7's conversion table."""
+    prompts = read_config(plane_export, "zero_shot")["test"]
+    two_shot = read_config(plane_export, "two_shot")["test"]
+    assert triplets(prompts) == triplets(two_shot)
+    per_triplet = prompts.groupby(["adjective", "noun", "hypernym"]).size()
+    assert (per_triplet == 3 * 2).all()  # hypothesis IT × template
+    assert (prompts.prompt.str.count(r"\{mask\}") == 1).all()
+    negatives, positives = zip(*CONVERSION_TABLE, strict=True)
+    for row in prompts.sample(300, random_state=0).itertuples():
+        assert row.label == ENTAILS[row.adjective_class][row.inference_type - 1]
+        assert (tuple(row.negative_words), tuple(row.positive_words)) == (negatives, positives)
+    # The two-shot prompt's hypothesis sentence of that triplet, IT and template, alone.
+    hypotheses = {
+        (r.adjective, r.noun, r.hypernym, r.inference_type, r.template): r.prompt.split(". ")[-1]
+        for r in two_shot.itertuples()
+    }
+    for row in prompts.itertuples():
+        key = (row.adjective, row.noun, row.hypernym, row.inference_type, row.template)
+        assert row.prompt == hypotheses[key]
+
+
+def test_two_shot_pairs_are_the_items_behind_the_prompts(plane_export, full):
+    pairs = read_config(plane_export, "two_shot_pairs")["test"]
+    two_shot = read_config(plane_export, "two_shot")["test"]
+    assert set(pairs.id) <= set(full.id) and pairs.id.is_unique
+    phrases = set(zip(two_shot.adjective, two_shot.noun, strict=True))
+    assert set(zip(pairs.adjective, pairs.noun, strict=True)) == phrases
+    with_hypernym = pairs[pairs.inference_type > 1]
+    for it in (2, 3):
+        assert triplets(with_hypernym[with_hypernym.inference_type == it]) == triplets(two_shot)
+    assert (pairs[pairs.inference_type == 1].groupby(["adjective", "noun"]).size() == 1).all()
 
 
 @pytest.mark.slow

@@ -31,7 +31,7 @@ from compsem.builders.plane.config import (
     ORIGINAL_CONFIGS,
     PlaneConfig,
 )
-from compsem.builders.plane.prompts import PROMPT_FEATURES
+from compsem.builders.plane.prompts import PROMPT_FEATURES, ZERO_SHOT_FEATURES
 from compsem.builders.plane.splits.regimes import plane_splits
 
 _CITATION = """\
@@ -53,16 +53,20 @@ _DESCRIPTION = (
 _HOMEPAGE = "https://aclanthology.org/2022.coling-1.359"
 
 
+# The configs whose rows are prompts, not items.
+REGIME_FEATURES = {"two_shot": PROMPT_FEATURES, "zero_shot": ZERO_SHOT_FEATURES}
+
+
 class Plane(TableBuilder):
     """PLANE generated from a corpus, an adjective lexicon and WordNet, one config per regime."""
 
-    VERSION = datasets.Version("3.3.0")
+    VERSION = datasets.Version("3.4.0")
     BUILDER_CONFIG_CLASS = PlaneConfig
     BUILDER_CONFIGS = BUILDER_CONFIGS + ORIGINAL_CONFIGS
     DEFAULT_CONFIG_NAME = "goood_split_1"
 
     def _info(self) -> datasets.DatasetInfo:
-        features = PROMPT_FEATURES if self.config.regime == "two_shot" else ITEM_FEATURES
+        features = REGIME_FEATURES.get(self.config.regime, ITEM_FEATURES)
         return datasets.DatasetInfo(
             description=_DESCRIPTION,
             features=features,

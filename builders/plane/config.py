@@ -49,6 +49,8 @@ REGIMES = (
     "two_shot",
     "original_goood",
     "original_one_it",
+    "zero_shot",
+    "two_shot_pairs",
 )
 N_RESAMPLES = 5
 # Shares of the adjective-noun phrases given to train, validation and test in Appendix D splits.
@@ -83,7 +85,8 @@ class PlaneConfig(PipelineConfig):
         regime: ``full`` (every item, one ``train`` split), ``goood`` (§6.1: no adjective, noun
             or hypernym of validation or test occurs in train in any role), ``one_it`` (§6.2:
             GOoD over IT3 items only), ``in_distribution`` (Appendix D: atoms shared, adjective-
-            noun phrases disjoint), ``two_shot`` (§4 prompts), or ``original_goood`` /
+            noun phrases disjoint), ``two_shot`` (§4 prompts), ``zero_shot`` (Appendix B.1 prompts),
+            ``two_shot_pairs`` (§5: the two-shot items as NLI pairs), or ``original_goood`` /
             ``original_one_it`` (the published release, read from ``original_release``).
         split_index: 1 … 5, which independent seeded resample of a split regime.
     """
@@ -193,6 +196,8 @@ BUILDER_CONFIGS = [
     *_resampled("one_it", "one_it_split"),
     *_resampled("in_distribution", "in_distribution"),
     PlaneConfig(name="two_shot", regime="two_shot"),
+    PlaneConfig(name="zero_shot", regime="zero_shot"),
+    PlaneConfig(name="two_shot_pairs", regime="two_shot_pairs"),
 ]
 ORIGINAL_CONFIGS = [
     *_resampled("original_goood", "original_goood_split"),

@@ -47,10 +47,20 @@ REGIME_DESCRIPTIONS = {
     "triplet under every template and verbaliser (2 × 3, as many rows each), so a score over "
     "the whole config is the mean over those six prompt settings, as PLANE's Table 4 averages "
     "its F1 over them (`compsem prompt` gives each setting and their spread).",
+    "zero_shot": "Zero-shot prompts (Appendix B.1): the two-shot triplets' masked hypotheses "
+    "alone, every inference type under both templates, answered through Table 7's conversion "
+    "table of eight verbaliser pairs (`compsem prompt` reports mean F1 ± std over the templates "
+    "per class, as Table 8).",
+    "two_shot_pairs": "The two-shot items as NLI pairs (§5, Table 5): each ⟨c1, c2, label⟩ "
+    "behind the two-shot prompts, for `compsem zero-shot` with an NLI model.",
     "original_goood": "The published GOoD split, read from the original release.",
     "original_one_it": "The published One-IT split, read from the original release.",
 }
 CHANGELOG = {
+    "3.4.0": "Two configs from the two-shot triplets: `zero_shot`, Appendix B.1's masked "
+    "hypotheses without premises under both templates, answered through Table 7's conversion "
+    "table; and `two_shot_pairs`, the ⟨c1, c2, label⟩ items behind the two-shot prompts for NLI "
+    "models (§5, Table 5). Every other config is unchanged.",
     "3.3.0": "Larger GOoD splits from more intensional material. The embedded corpus gains a fifth "
     "source, GCIDE (Debian's dict-gcide 0.48.5+nmu2: Webster's 1913 revised, 3.5M words of "
     "definitions, usage examples and quotations; its WordNet 1.5 senses left out): a dictionary's "

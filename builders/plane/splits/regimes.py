@@ -3,6 +3,7 @@ prompts (§4) and the original release, each from one seeded generator per regim
 
 from __future__ import annotations
 
+import dataclasses
 import functools
 
 import numpy as np
@@ -19,7 +20,7 @@ from compsem.builders.plane.config import (
 )
 from compsem.builders.plane.items.hypernyms import unigram_hypernyms
 from compsem.builders.plane.items.pool import build_item_pool
-from compsem.builders.plane.prompts import two_shot_prompts
+from compsem.builders.plane.prompts import two_shot_pairs, two_shot_prompts, zero_shot_prompts
 from compsem.builders.plane.splits.balancing import balance
 from compsem.builders.plane.splits.partition import balanced_ceiling, partition_vocabulary
 from compsem.builders.plane.splits.vocabulary import (
@@ -219,6 +220,12 @@ def search_pool(pool: pa.Table, config: PlaneConfig) -> tuple[pa.Table, tuple[in
 
 
 # The regimes whose splits come from a pool, each with its split function.
+# The configs of the two-shot triplets (§4, Appendix B.1, §5), each one test split.
+TRIPLET_CONFIGS = {
+    "two_shot": two_shot_prompts,
+    "zero_shot": zero_shot_prompts,
+    "two_shot_pairs": two_shot_pairs,
+}
 SPLIT_REGIMES = {
     "goood": goood_splits,
     "one_it": one_it_splits,
@@ -249,8 +256,11 @@ def plane_splits(config: PlaneConfig) -> dict[str, pa.Table]:
     rng = regime_generator(config)
     if config.regime == "full":
         return {"train": pool}
-    if config.regime == "two_shot":
-        return {"test": two_shot_prompts(pool, config.two_shot_triplets_per_class, rng)}
+    if config.regime in TRIPLET_CONFIGS:
+        # The same triplets in all three: the two-shot config's generator draws them.
+        triplets = regime_generator(dataclasses.replace(config, regime="two_shot"))
+        make = TRIPLET_CONFIGS[config.regime]
+        return {"test": make(pool, config.two_shot_triplets_per_class, triplets)}
     return _check_nonempty(SPLIT_REGIMES[config.regime](pool, config, rng), config, pool)
 
 

@@ -191,13 +191,8 @@ def run_prompt(
     check_writable(result_files(out, "prompt", config))
     placement = resolve(device, precision)
     bench = load_benchmark(dataset, config, revision)
-    needed = {"prompt", "negative_word", "positive_word"}
     test = cap(bench.split(split), max_eval_examples, "--max-eval-examples")
-    if not needed <= set(test.column_names):
-        raise ValueError(
-            f"config {config!r} is not a prompting config: it lacks "
-            f"{', '.join(sorted(needed - set(test.column_names)))} (PLANE's is two_shot)"
-        )
+    negatives, positives = verbalisers(test, config)
     masked_lm, info = load_for_inference(model, AutoModelForMaskedLM, placement)
     if info["missing_keys"]:
         # A checkpoint without its masked-LM head (a sentence encoder) predicts from a fresh one.
@@ -211,9 +206,7 @@ def run_prompt(
     with memory_guard(model, placement, batch_size, max_length):
         words = first_predictions(masked_lm, tokenizer, encoded, batch_size, placement)
     seconds = time.perf_counter() - start
-    predictions = verbalised_predictions(
-        words, list(test["negative_word"]), list(test["positive_word"])
-    )
+    predictions = verbalised_predictions(words, negatives, positives)
     references = np.asarray(test["label"])
     label_names = bench.schema.label_names
     scores = grouped_scores(
@@ -221,6 +214,7 @@ def run_prompt(
     )
     scores["verbaliser_rate"] = float(np.mean(predictions >= 0))
     scores["per_class"] = per_class_cells(test, references, predictions, label_names, plain_scores)
+    scores["cells"] = prompt_cells(test, references, predictions, label_names)
     result = make_result(
         "prompt",
         model,
@@ -248,6 +242,54 @@ def run_prompt(
     )
     summarise(out, [result], f"compsem prompt · {config}")
     return result
+
+
+def verbalisers(test, config: str) -> tuple[list, list]:
+    """Each row's negative and positive verbaliser words: one of each (``negative_word``,
+    ``positive_word``: PLANE's two_shot) or several (``negative_words``, ``positive_words``:
+    PLANE's zero_shot, Table 7's conversion table)."""
+    columns = set(test.column_names)
+    if {"prompt", "negative_words", "positive_words"} <= columns:
+        return list(test["negative_words"]), list(test["positive_words"])
+    if {"prompt", "negative_word", "positive_word"} <= columns:
+        return [[w] for w in test["negative_word"]], [[w] for w in test["positive_word"]]
+    raise ValueError(
+        f"config {config!r} is not a prompting config: it needs a prompt column and its "
+        "verbalisers (negative_word/positive_word or negative_words/positive_words); PLANE's "
+        "are two_shot and zero_shot"
+    )
+
+
+# The fields a prompt's score is broken down by, jointly, where a config has them (PLANE's
+# Figs. 5-7: class × template × verbaliser × hypothesis IT × premise order).
+CELL_FIELDS = (
+    "adjective_class",
+    "template",
+    "verbaliser",
+    "inference_type",
+    "premise_inference_types",
+)
+
+
+def prompt_cells(test, references, predictions, label_names) -> list[dict]:
+    """Weighted F1 and accuracy of every joint cell of the :data:`CELL_FIELDS` the config has,
+    so a report can average them over models, premise orders or verbalisers as each figure
+    does."""
+    fields = [field for field in CELL_FIELDS if field in test.column_names]
+    keys = list(zip(*(test[field] for field in fields), strict=True))
+    cells = []
+    for key in sorted(set(keys), key=str):
+        rows = np.array([k == key for k in keys])
+        scored = plain_scores(references[rows], predictions[rows], label_names)
+        cells.append(
+            {
+                **dict(zip(fields, key, strict=True)),
+                "n": int(rows.sum()),
+                "weighted_f1": scored["weighted_f1"],
+                "accuracy": scored["accuracy"],
+            }
+        )
+    return cells
 
 
 def per_class_cells(test, references, predictions, label_names, plain_scores) -> dict:

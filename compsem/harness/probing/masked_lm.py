@@ -3,6 +3,8 @@ prompt's verbalisers (Table 3). A first prediction that is neither verbaliser is
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 import datasets
 import numpy as np
 import torch
@@ -74,13 +76,16 @@ def first_predictions(
 
 
 def verbalised_predictions(
-    words: list[str], negative: list[str], positive: list[str]
+    words: list[str], negative: Sequence[Sequence[str]], positive: Sequence[Sequence[str]]
 ) -> np.ndarray:
-    """1 where the word is the positive verbaliser, 0 the negative one, ``OTHER`` otherwise."""
+    """1 where the word is one of the row's positive verbalisers, 0 one of its negative ones,
+    ``OTHER`` otherwise (a two-shot row has one of each; a zero-shot row Table 7's eight)."""
     predictions = np.full(len(words), OTHER, dtype=np.int64)
-    for index, (word, neg, pos) in enumerate(zip(words, negative, positive, strict=True)):
-        if word == pos.lower():
+    for index, (word, negatives, positives) in enumerate(
+        zip(words, negative, positive, strict=True)
+    ):
+        if word in {w.lower() for w in positives}:
             predictions[index] = 1
-        elif word == neg.lower():
+        elif word in {w.lower() for w in negatives}:
             predictions[index] = 0
     return predictions
