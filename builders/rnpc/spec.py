@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 from collections import Counter
+from pathlib import Path
 
 import pyarrow as pa
 
@@ -347,6 +348,10 @@ def export_files(config: RnpcConfig, provenance: dict) -> dict[str, str]:
     return {"rule_agreement.json": json.dumps(provenance["rule_agreement"], indent=2) + "\n"}
 
 
+# Appendix C.3's sanity check, 50 pairs written for compsem (the paper's are not released): a
+# commonsense statement as "necessarily" and "not necessarily" true, and which is right.
+SANITY_PAIRS = Path(__file__).parent / "data" / "likelihood_sanity.tsv"
+
 SPEC = BenchmarkSpec(
     name="rnpc",
     baselines=BASELINES,
@@ -387,6 +392,7 @@ SPEC = BenchmarkSpec(
         "supersense",
     ),
     vocabulary_fields=("modifier1", "modifier2", "noun"),
+    likelihood_sanity=SANITY_PAIRS,
     audit_checks=AUDIT_CHECKS,
     # EPC's event without either noun phrase: what a model could tell from E alone
     audit_hypothesis_fields=("hypothesis", "event"),

@@ -219,6 +219,9 @@ class BenchmarkSpec:
             BoOQA's Table 5), named in that section's heading.
         embedding: how ``compsem embed`` reads and reports a benchmark of phrase sets (Montague).
         subword_analysis: the columns ``compsem subwords`` reads (PLANE), or None.
+        likelihood_sanity: a TSV of sentence pairs (``sentence_a``, ``sentence_b``,
+            ``more_likely``: a or b) ``compsem probe-likelihood`` checks a model on first (RNPC
+            Appendix C.3), or None.
         baselines: the reference runs of ``compsem baselines`` on this benchmark (the quick set:
             those with a ``quick`` entry).
         aucnorm: the configs whose rows the paper ranks by P(positive) and scores by AUCnorm
@@ -263,6 +266,7 @@ class BenchmarkSpec:
     paper_tables: Mapping[str, str] = field(default_factory=dict)
     embedding: EmbeddingTests | None = None
     subword_analysis: SubwordAnalysis | None = None
+    likelihood_sanity: Path | None = None
     baselines: tuple[Baseline, ...] = ()
     harm_detection: HarmDetection | None = None
 

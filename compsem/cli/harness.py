@@ -161,6 +161,9 @@ cmd_prompt = _runner(PROBING, "run_prompt", *INFERENCE)
 cmd_score = _runner(
     "probing.score", "run_score", *INFERENCE, "method", "max_evidence", "graph", "graph_measure"
 )
+cmd_probe_likelihood = _runner(
+    "probing.likelihood_probe", "run_probe_likelihood", *INFERENCE, "max_train_examples", "theta"
+)
 
 
 def cmd_report(args: argparse.Namespace) -> int:
@@ -248,9 +251,11 @@ def add_commands(subparsers) -> None:
     prompt = subparsers.add_parser(
         "prompt",
         formatter_class=formatter,
-        help="masked-LM two-shot prompting on PLANE's two_shot config",
+        help="masked-LM prompting on PLANE's two_shot (§4) or zero_shot (App. B.1) config",
         description="The model's first prediction at the mask against the verbalisers (PLANE "
-        "§4): F1 per adjective class, template and verbaliser (Table 4).",
+        "§4): F1 per adjective class, template and verbaliser (Table 4), and per joint cell of "
+        "class, template, verbaliser, inference type and premise order (Figs. 5-7). On "
+        "zero_shot the prediction is read through Table 7's conversion table (Table 8).",
         epilog="example:\n  compsem prompt --dataset hub/plane --model bert-base-cased --out "
         "runs/prompt\n",
     )
@@ -260,6 +265,38 @@ def add_commands(subparsers) -> None:
     )
     _inference_arguments(prompt, batch_size=32, max_length=128)
     prompt.set_defaults(handler=cmd_prompt)
+
+    probe = subparsers.add_parser(
+        "probe-likelihood",
+        formatter_class=formatter,
+        help="RNPC App. C: a pretrained LM probed by likelihood, without fine-tuning",
+        description="Entailment configs: the hypothesis as 'necessarily' and 'not necessarily' "
+        "true, entailment when the first is more likely given the premise. Plausibility configs "
+        "(EPC): each event's likelihood, 'equally' when they differ by less than θ (chosen on "
+        "the config's train split, or --theta), else the more likely event. Causal LMs score "
+        "left to right, masked LMs by pseudo-log-likelihood; the benchmark's sanity pairs "
+        "(App. C.3) are scored first and reported beside.",
+        epilog="example:\n  compsem probe-likelihood --dataset hub/rnpc --config spte --model "
+        "smollm2 --out runs/probe-spte\n",
+    )
+    _data_arguments(probe)
+    probe.add_argument(
+        "--model",
+        type=loadable_model_argument,
+        required=True,
+        help="a causal LM (GPT-2, smollm2 …) or a masked LM (BERT …): Hub id or folder",
+    )
+    probe.add_argument(
+        "--theta", type=bounded(float, 0), help="EPC's threshold θ (default: chosen on train)"
+    )
+    probe.add_argument(
+        "--max-train-examples",
+        type=bounded(int, 1),
+        metavar="N",
+        help="cap the train rows θ is chosen on",
+    )
+    _inference_arguments(probe, batch_size=32, max_length=256)
+    probe.set_defaults(handler=cmd_probe_likelihood)
 
     score = subparsers.add_parser(
         "score",

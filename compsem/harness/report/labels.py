@@ -65,3 +65,14 @@ def render_per_label(lines: list[dict], level: str = "##") -> str:
             "label never predicted (never present), as scikit-learn's zero_division=0.",
         ]
     )
+
+
+def per_label_section(report: dict) -> list[str]:
+    """The per-label section of a whole report (``tables.aggregate``'s): every line of the
+    sections whose runs classify, or nothing where none records its labels."""
+    labelled = [report[k] for k in ("train", "llm", "probe_likelihood") if k in report]
+    labelled += [
+        {"settings": list(report[k].values())} for k in ("zero_shot", "prompt") if k in report
+    ]
+    rows = [row for section in labelled for row in section["settings"]]
+    return [render_per_label(rows)] if any(row.get("per_label") for row in rows) else []

@@ -27,7 +27,8 @@ from compsem.harness.report.cells import (
     model_of,
 )
 from compsem.harness.report.harm import aggregate_harm, render_harm
-from compsem.harness.report.labels import CI, CI_NOTE, ci_cell, per_label, render_per_label
+from compsem.harness.report.labels import CI, CI_NOTE, ci_cell, per_label, per_label_section
+from compsem.harness.report.sanity import render_sanity, sanity_lines
 from compsem.harness.results.comparable import Line, group, notes, rows_text, shared_settings
 from compsem.text.escape import Markdown, markdown_code, markdown_text
 
@@ -327,6 +328,13 @@ def render_scores(rows: list[dict]) -> str:
 
 
 # ---------------------------------------------------------------- the whole report ------------
+# The commands whose runs aggregate as fine-tuning's do, and their sections' titles.
+LIKE_TRAIN = {
+    "llm": "## Causal LMs by log-likelihood (mean ± std over seeds)",
+    "probe-likelihood": "## Pretrained LMs probed by likelihood, without fine-tuning (RNPC App. C)",
+}
+
+
 def aggregate(results: list[dict], sources=None, unreadable=()) -> dict:
     """Every section's lines; ``sources`` are the results' files (for links), ``unreadable``
     the files that could not be read, each ``{"file", "reason"}``."""
@@ -336,8 +344,6 @@ def aggregate(results: list[dict], sources=None, unreadable=()) -> dict:
         by_command[result["command"]][0].append(result)
         by_command[result["command"]][1].append(source)
     report = {}
-    if "train" in by_command:
-        report["train"] = aggregate_train(*by_command["train"])
     if "curve" in by_command:
         report["curve"] = aggregate_curves(*by_command["curve"])
     if "zero-shot" in by_command:
@@ -348,8 +354,11 @@ def aggregate(results: list[dict], sources=None, unreadable=()) -> dict:
         report["prompt"] = aggregate_by_class(runs, "weighted_f1", "per_class", files)
     if "score" in by_command:
         report["score"] = aggregate_scores(*by_command["score"])
-    if "llm" in by_command:
-        report["llm"] = aggregate_train(*by_command["llm"])
+    for command in ("train", *LIKE_TRAIN):
+        if command in by_command:
+            report[command.replace("-", "_")] = aggregate_train(*by_command[command])
+    if "probe-likelihood" in by_command:
+        report["probe_likelihood"]["sanity"] = sanity_lines(by_command["probe-likelihood"][0])
     if "harm-detection" in by_command:
         report["harm_detection"] = aggregate_harm(*by_command["harm-detection"])
     if unreadable:
@@ -369,30 +378,18 @@ def render(report: dict) -> str:
     if "curve" in report:
         parts.append(render_curves(report["curve"]))
     if "zero_shot" in report:
-        parts.append(
-            render_by_class(
-                "## Zero-shot NLI (macro-F1)", report["zero_shot"], "macro-F1", "adjective_class"
-            )
-        )
+        title = "## Zero-shot NLI (macro-F1)"
+        parts.append(render_by_class(title, report["zero_shot"], "macro-F1", "adjective_class"))
     if "prompt" in report:
+        title = "## Masked-LM prompting (weighted F1)"
         parts.append(render_prompt_table(report["prompt"]))
-        parts.append(
-            render_by_class(
-                "## Two-shot prompting (weighted F1)", report["prompt"], "F1", "adjective_class"
-            )
-        )
+        parts.append(render_by_class(title, report["prompt"], "F1", "adjective_class"))
     if "score" in report:
         parts.append(render_scores(report["score"]))
-    if "llm" in report:
-        parts.append(
-            render_train(report["llm"], "## Causal LMs by log-likelihood (mean ± std over seeds)")
-        )
-    labelled = [report[key] for key in ("train", "llm") if key in report]
-    labelled += [
-        {"settings": list(report[k].values())} for k in ("zero_shot", "prompt") if k in report
-    ]
-    if any(row.get("per_label") for section in labelled for row in section["settings"]):
-        parts.append(render_per_label([row for s in labelled for row in s["settings"]]))
+    for command, title in LIKE_TRAIN.items():
+        if (key := command.replace("-", "_")) in report:
+            parts += [render_train(report[key], title), *render_sanity(report[key])]
+    parts += per_label_section(report)
     if "harm_detection" in report:
         parts.append(render_harm(report["harm_detection"]))
     if report.get("unreadable"):

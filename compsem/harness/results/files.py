@@ -18,7 +18,16 @@ from compsem.files.ownership import OutputFolderError, check_claimable, claim_fi
 SCHEMA_VERSION = 1
 MARKER = "compsem_result"
 SUMMARY = "summary.md"
-COMMANDS = ("train", "curve", "zero-shot", "prompt", "score", "llm", "harm-detection")
+COMMANDS = (
+    "train",
+    "curve",
+    "zero-shot",
+    "prompt",
+    "score",
+    "llm",
+    "harm-detection",
+    "probe-likelihood",
+)
 REQUIRED = {
     MARKER: int,
     "command": str,
