@@ -126,8 +126,44 @@ def test_a_config_that_is_neither_task_is_refused_before_loading_a_model(smollm2
     from tests.harness_data import tiny_plane_export
 
     plane = tiny_plane_export(tmp_path / "plane")
-    argv = ["probe-likelihood", "--dataset", str(plane), "--config", "two_shot", "--model", str(smollm2)]
+    argv = [
+        "probe-likelihood",
+        "--dataset",
+        str(plane),
+        "--config",
+        "two_shot",
+        "--model",
+        str(smollm2),
+    ]
     assert main([*argv, "--out", str(tmp_path / "out")]) == 2
     error = capsys.readouterr().err
     assert "neither an entailment config" in error and "Traceback" not in error
     assert not (tmp_path / "out").exists() or not any((tmp_path / "out").iterdir())
+
+
+def test_pseudo_log_likelihood_masks_each_text_token_in_turn():
+    """MiniLM has no trained masked-LM head: a seeded fresh one checks the bookkeeping only."""
+    from transformers import AutoModelForMaskedLM
+
+    from compsem.harness.models.loading import default_model
+    from compsem.harness.probing.likelihood import MaskedScorer
+
+    tokenizer = AutoTokenizer.from_pretrained(default_model())
+    torch.manual_seed(0)
+    model = AutoModelForMaskedLM.from_pretrained(default_model()).eval()
+    scorer = MaskedScorer(model, tokenizer, "cpu", 3, 128)
+    pairs = [("This is a red car.", "This is not necessarily a car."), ("", "A dog barks.")]
+    for (context, text), score in zip(pairs, scorer.score(pairs, progress=False), strict=True):
+        before = tokenizer.encode(context, add_special_tokens=False) if context else []
+        target = tokenizer.encode((" " if context else "") + text, add_special_tokens=False)
+        ids = [tokenizer.cls_token_id, *before, *target, tokenizer.sep_token_id]
+        expected = 0.0
+        for offset, token in enumerate(target):
+            position = 1 + len(before) + offset
+            masked = torch.tensor(
+                [ids[:position] + [tokenizer.mask_token_id] + ids[position + 1 :]]
+            )
+            with torch.no_grad():
+                log_probs = torch.log_softmax(model(masked).logits[0, position], -1)
+            expected += float(log_probs[token])
+        assert score == pytest.approx(expected, abs=1e-3)

@@ -36,6 +36,28 @@ def necessity_statements(sentence: str) -> tuple[str, str]:
     return f"{head} necessarily{tail}", f"{head} not necessarily{tail}"
 
 
+def batched_log_probs(scorer, sequences: list[list[int]], description: str, progress: bool):
+    """``(rows, log probabilities)`` for batches of similar length: each batch's sequences
+    right-padded and run through the scorer's model, one progress bar over the batches."""
+    tokenizer = scorer.tokenizer
+    pad = tokenizer.pad_token_id if tokenizer.pad_token_id is not None else 0
+    for rows in tqdm(
+        length_batches([len(ids) for ids in sequences], scorer.batch_size),
+        desc=description,
+        disable=not progress,
+    ):
+        width = max(len(sequences[r]) for r in rows)
+        ids = torch.full((len(rows), width), pad, dtype=torch.long)
+        mask = torch.zeros((len(rows), width), dtype=torch.long)
+        for i, r in enumerate(rows):
+            ids[i, : len(sequences[r])] = torch.tensor(sequences[r])
+            mask[i, : len(sequences[r])] = 1
+        logits = scorer.model(
+            input_ids=ids.to(scorer.device), attention_mask=mask.to(scorer.device)
+        )
+        yield rows, torch.log_softmax(logits.logits.float(), dim=-1).cpu()
+
+
 class CausalScorer:
     """Log-likelihood of a text given a context under a causal LM, summed over the text's
     tokens; with no context, given the tokenizer's beginning-of-text token (or end-of-text,
@@ -61,22 +83,10 @@ class CausalScorer:
     def score(self, pairs: Sequence[tuple[str, str]], progress: bool = True) -> np.ndarray:
         planned = [self.sequences(context, text) for context, text in pairs]
         out = np.zeros(len(planned))
-        pad = self.tokenizer.pad_token_id if self.tokenizer.pad_token_id is not None else 0
-        for rows in tqdm(
-            length_batches([len(ids) for ids, _ in planned], self.batch_size),
-            desc="Scoring sentences",
-            disable=not progress,
-        ):
-            width = max(len(planned[r][0]) for r in rows)
-            ids = torch.full((len(rows), width), pad, dtype=torch.long)
-            mask = torch.zeros((len(rows), width), dtype=torch.long)
-            for i, r in enumerate(rows):
-                ids[i, : len(planned[r][0])] = torch.tensor(planned[r][0])
-                mask[i, : len(planned[r][0])] = 1
-            logits = self.model(
-                input_ids=ids.to(self.device), attention_mask=mask.to(self.device)
-            ).logits
-            log_probs = torch.log_softmax(logits.float(), dim=-1).cpu()
+        batches = batched_log_probs(
+            self, [ids for ids, _ in planned], "Scoring sentences", progress
+        )
+        for rows, log_probs in batches:
             for i, r in enumerate(rows):
                 sequence, targets = planned[r]
                 end = len(sequence)
@@ -107,12 +117,19 @@ class MaskedScorer:
         encode = self.tokenizer.encode
         before = encode(context, add_special_tokens=False) if context else []
         target = encode((" " if context else "") + text, add_special_tokens=False)
-        ids = self.tokenizer.build_inputs_with_special_tokens(before + target)
-        start = next(
-            i for i in range(len(ids)) if ids[i : i + len(before) + len(target)] == before + target
-        )
-        positions = list(range(start + len(before), start + len(before) + len(target)))
+        opening, closing = self.special_tokens()
+        ids = [*opening, *before, *target, *closing]
+        start = len(opening) + len(before)
+        positions = range(start, start + len(target))
         return ids[: self.max_length], [p for p in positions if p < self.max_length]
+
+    def special_tokens(self) -> tuple[list[int], list[int]]:
+        """The ids the tokenizer puts before and after a single text ([CLS] … [SEP], <s> …
+        </s>), found by encoding a word with and without them."""
+        plain = self.tokenizer.encode("word", add_special_tokens=False)
+        full = self.tokenizer.encode("word")
+        start = next(i for i in range(len(full)) if full[i : i + len(plain)] == plain)
+        return full[:start], full[start + len(plain) :]
 
     @torch.inference_mode()
     def score(self, pairs: Sequence[tuple[str, str]], progress: bool = True) -> np.ndarray:
@@ -124,22 +141,10 @@ class MaskedScorer:
                 masked[position] = self.tokenizer.mask_token_id
                 copies.append((index, masked, position, ids[position]))
         out = np.zeros(len(pairs))
-        pad = self.tokenizer.pad_token_id if self.tokenizer.pad_token_id is not None else 0
-        for rows in tqdm(
-            length_batches([len(c[1]) for c in copies], self.batch_size),
-            desc="Scoring masked tokens",
-            disable=not progress,
+        sequences = [masked for _, masked, _, _ in copies]
+        for rows, log_probs in batched_log_probs(
+            self, sequences, "Scoring masked tokens", progress
         ):
-            width = max(len(copies[r][1]) for r in rows)
-            ids = torch.full((len(rows), width), pad, dtype=torch.long)
-            mask = torch.zeros((len(rows), width), dtype=torch.long)
-            for i, r in enumerate(rows):
-                ids[i, : len(copies[r][1])] = torch.tensor(copies[r][1])
-                mask[i, : len(copies[r][1])] = 1
-            logits = self.model(
-                input_ids=ids.to(self.device), attention_mask=mask.to(self.device)
-            ).logits
-            log_probs = torch.log_softmax(logits.float(), dim=-1).cpu()
             for i, r in enumerate(rows):
                 index, _, position, token = copies[r]
                 out[index] += float(log_probs[i, position, token])
