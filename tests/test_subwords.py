@@ -13,6 +13,7 @@ from compsem.harness.analysis.subwords import Item, analyse, least_squares
 from compsem.harness.models.offline import model_path
 from compsem.harness.results.files import read_results, result_name, rows_path
 from tests.harness_data import compsem, tiny_plane_export
+from tests.test_report_page import CHROMIUM, dump_dom
 
 pytestmark = [pytest.mark.slow, pytest.mark.usefixtures("one_thread")]
 TINY = "--device cpu --max-train-examples 16 --max-eval-examples 40"
@@ -83,7 +84,15 @@ def test_each_point_matches_the_rows_and_the_tokenizer(runs, tmp_path, capsys):
 
 def test_a_dataset_that_declares_nothing_needs_the_columns_named(runs, tmp_path, capsys):
     _, folders = runs
-    assert main(["subwords", str(folders[0]), "--out", str(tmp_path / "a")]) == 2
+    # A run read under a preset no registered benchmark declares an analysis for.
+    (result,) = sorted(folders[0].glob("train-*.json"))
+    own = tmp_path / "own"
+    own.mkdir()
+    payload = json.loads(result.read_text())
+    payload["dataset"]["preset"] = "custom"
+    (own / result.name).write_text(json.dumps(payload))
+    (own / rows_path(result).name).write_text(rows_path(result).read_text())
+    assert main(["subwords", str(own), "--out", str(tmp_path / "a")]) == 2
     error = capsys.readouterr().err
     assert "--words" in error and "--by" in error and "Traceback" not in error
     assert not (tmp_path / "a" / "subwords.json").exists()
@@ -120,3 +129,21 @@ def test_pieces_overlap_and_fits_on_a_hand_made_tokenizer():
     assert overlap["I"]["shared_share"] == 0.5 and overlap["S"]["shared_share"] is None
     assert least_squares([(0.0, 1.0), (1.0, 3.0)]) == {"slope": 2.0, "intercept": 1.0, "points": 2}
     assert least_squares([(0.5, 1.0), (0.5, 0.0)]) is None
+
+
+@pytest.mark.skipif(CHROMIUM is None, reason="chromium is not installed (scripts/setup.sh does)")
+def test_the_results_page_shows_the_analysis_in_plane_section(runs, tmp_path):
+    _, folders = runs
+    analysis = tmp_path / "analysis"
+    argv = ["subwords", *map(str, folders), "--out", str(analysis), "--by", "adjective_class"]
+    assert main(argv) == 0  # PLANE declares its word columns
+    # The test export's card names no benchmark: the analysis goes with its runs' preset.
+    page = tmp_path / "page"
+    assert main(["report", *map(str, folders), str(analysis), "--out", str(page)]) == 0
+    twin = (page / "index.md").read_text()
+    assert "### Subword analysis (PLANE §6, Figs. 2–3)" in twin
+    (plot,) = sorted((page / "plots").glob("subwords-*.svg"))
+    points = json.loads((analysis / "subwords.json").read_text())["points"]
+    assert plot.read_text().count('class="point"') == len(points)
+    dom = dump_dom(page / "index.html")
+    assert "Subword analysis" in dom and dom.count('class="point"') >= len(points)

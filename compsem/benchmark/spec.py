@@ -162,6 +162,7 @@ class HarmDetection:
     source: str = ""
 
 
+@dataclass(frozen=True)
 class SubwordAnalysis:
     """What ``compsem subwords`` reads of a benchmark's rows (PLANE §6.1, Figs. 2–3): the word
     columns a tokenizer may split, the modifier first, and the column that groups the items."""

@@ -78,7 +78,9 @@ def run_subwords(
     files = [out / f"{KIND}.json", out / f"{KIND}.md", out / f"{KIND}.svg"]
     check_writable(files)  # before any model or data is loaded
     splits = [_evaluated_split(run, source) for run, source in zip(runs, sources, strict=True)]
-    benchmark = splits[0][1].get("benchmark")
+    # The card's benchmark, else the preset the harness read the config as (as the page files
+    # runs under it).
+    benchmark = splits[0][1].get("benchmark") or runs[0]["dataset"].get("preset")
     if words is None or by is None:
         declared = BENCHMARKS[benchmark].subword_analysis if benchmark in BENCHMARKS else None
         if declared is None:

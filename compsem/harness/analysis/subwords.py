@@ -14,6 +14,8 @@ from collections import defaultdict
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
+from compsem.text.escape import markdown_text
+
 Tokenize = Callable[[str], list[str]]
 
 
@@ -119,7 +121,9 @@ def markdown(analysis: dict) -> str:
     """The analysis as two Markdown tables (points, then fits)."""
 
     def cell(value) -> str:
-        return "—" if value is None else f"{value:.3f}" if isinstance(value, float) else str(value)
+        if value is None:
+            return "—"
+        return f"{value:.3f}" if isinstance(value, float) else markdown_text(str(value))
 
     lines = [
         "| config | group | items | share with subwords | accuracy | with | without | "
@@ -152,9 +156,10 @@ def markdown(analysis: dict) -> str:
     ]
     for group, fit in analysis["fits"].items():
         if fit is None:
-            lines.append(f"| {group} | — | — | fewer than two distinct shares |")
+            lines.append(f"| {markdown_text(group)} | — | — | fewer than two distinct shares |")
         else:
             lines.append(
-                f"| {group} | {fit['slope']:.3f} | {fit['intercept']:.3f} | {fit['points']} |"
+                f"| {markdown_text(group)} | {fit['slope']:.3f} | {fit['intercept']:.3f} | "
+                f"{fit['points']} |"
             )
     return "\n".join(lines) + "\n"

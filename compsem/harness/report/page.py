@@ -19,6 +19,7 @@ from pathlib import Path
 from compsem.builders import BENCHMARKS
 from compsem.files.bounded_read import read_json
 from compsem.harness.report import svg
+from compsem.harness.report.analyses import analysis_parts
 from compsem.harness.report.cells import fmt, fmt_interval, interval_of, markdown_table, mean_std
 from compsem.harness.report.harm import aggregate_harm, render_harm
 from compsem.harness.report.labels import per_label, render_per_label
@@ -285,12 +286,18 @@ def runs_section(page: Page) -> None:
 
 
 def build(
-    results: list[dict], sources: list[str], embeds: list, unreadable: list, out: Path
+    results: list[dict],
+    sources: list[str],
+    embeds: list,
+    unreadable: list,
+    out: Path,
+    analyses: list[dict] = (),
 ) -> tuple[str, dict[str, str]]:
-    """The page's Markdown and its SVG plots by file name."""
+    """The page's Markdown and its SVG plots by file name; ``analyses`` (the papers' analyses
+    of saved runs) are shown in their benchmarks' sections."""
     page = Page(out)
     benchmarks = lines_by_benchmark(results, sources)
-    for _, report in embeds:
+    for report in [report for _, report in embeds] + list(analyses):
         benchmarks.setdefault(report.get("benchmark") or "other", [])
     names = ordered(benchmarks)
     page.parts += [
@@ -314,6 +321,7 @@ def build(
         breakdowns(page, name, lines)
         labels(page, lines)
         curves(page, name, lines)
+        page.parts += analysis_parts([a for a in analyses if a.get("benchmark") == name], page.plot)
         harm = [i for i, result in enumerate(results) if _harm_of(result, name)]
         if harm:
             harm_lines = aggregate_harm([results[i] for i in harm], [sources[i] for i in harm])

@@ -8,6 +8,7 @@ from pathlib import Path
 
 from compsem.harness.report import page as report_page
 from compsem.harness.report import page_html, tables
+from compsem.harness.report.analyses import read_analyses
 from compsem.harness.results.files import check_writable, json_text, read_result_files, write_text
 
 
@@ -17,11 +18,13 @@ def run_report(paths: Sequence[Path], out: Path | None = None) -> str:
     Every file is made first and checked (:func:`check_writable`) before any is written, so a
     file compsem may not replace is one error that leaves ``out`` as it was."""
     results, sources, embeds, unreadable = read_result_files(paths)
+    analyses, not_analyses = read_analyses(paths)
+    unreadable = [*unreadable, *not_analyses]
     aggregated = tables.aggregate(results, sources, unreadable)
     markdown = "# compsem report\n\n" + tables.render(aggregated)
     if out is not None:
         out = Path(out)
-        page, plots = report_page.build(results, sources, embeds, unreadable, out)
+        page, plots = report_page.build(results, sources, embeds, unreadable, out, analyses)
         files = {
             out / "report.md": markdown,
             out / "report.json": json_text({"runs": len(results), **aggregated}),

@@ -1,0 +1,46 @@
+"""The papers' analyses of saved runs on the results page (the files ``compsem subwords``
+writes), found under the report's folders and shown in their benchmark's section."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable, Sequence
+from pathlib import Path
+
+from compsem.harness.analysis.run import KIND, MARKER, scatter
+from compsem.harness.analysis.subwords import markdown
+from compsem.text.escape import markdown_code, markdown_text
+
+
+def read_analyses(paths: Sequence[Path]) -> tuple[list[dict], list[dict]]:
+    """Every analysis file under the given folders (or named), each with its ``file``; and
+    those that could not be read, each ``{"file", "reason"}`` (for "Files not read")."""
+    found, unreadable = [], []
+    for path in map(Path, paths):
+        files = sorted(path.rglob(f"{KIND}.json")) if path.is_dir() else []
+        for file in files:
+            try:
+                payload = json.loads(file.read_text(encoding="utf-8"))
+            except (OSError, UnicodeDecodeError, json.JSONDecodeError) as error:
+                unreadable.append({"file": str(file), "reason": f"not an analysis ({error})"})
+                continue
+            if isinstance(payload, dict) and payload.get(MARKER) and "points" in payload:
+                found.append({**payload, "file": str(file)})
+    return found, unreadable
+
+
+def analysis_parts(analyses: list[dict], plot: Callable[[str, str, str], str]) -> list[str]:
+    """Each subword analysis as a heading, its scatter plot and its tables."""
+    parts = []
+    for analysis in analyses:
+        tokenizer = markdown_text(analysis["tokenizer"])
+        title = f"Subword analysis · {analysis['tokenizer']}"
+        parts += [
+            f"### Subword analysis (PLANE §6, Figs. 2–3) · {tokenizer}",
+            f"{analysis['runs']} run(s), from {markdown_code(analysis['file'])}: the share of "
+            "items whose words the tokenizer splits into pieces against accuracy, a point per "
+            f"config and {markdown_text(analysis['by'])}, a least-squares line per group.",
+            plot(f"subwords-{analysis['tokenizer']}.svg", scatter(analysis), title),
+            markdown(analysis),
+        ]
+    return parts
