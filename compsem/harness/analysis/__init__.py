@@ -2,4 +2,5 @@
 
 - ``subwords``: accuracy against the share of items with words a tokenizer splits (PLANE §6).
 - ``run``: ``compsem subwords``, the analysis of result files written to a folder.
+- ``page``: the analyses' files read back, and their sections of the results page.
 """

@@ -18,8 +18,8 @@ from pathlib import Path
 
 from compsem.builders import BENCHMARKS
 from compsem.files.bounded_read import read_json
+from compsem.harness.analysis.page import analysis_parts
 from compsem.harness.report import svg
-from compsem.harness.report.analyses import analysis_parts
 from compsem.harness.report.cells import fmt, fmt_interval, interval_of, markdown_table, mean_std
 from compsem.harness.report.harm import aggregate_harm, render_harm
 from compsem.harness.report.labels import per_label, render_per_label

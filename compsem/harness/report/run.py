@@ -6,9 +6,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 from pathlib import Path
 
+from compsem.harness.analysis.page import read_analyses
 from compsem.harness.report import page as report_page
 from compsem.harness.report import page_html, tables
-from compsem.harness.report.analyses import read_analyses
 from compsem.harness.results.files import check_writable, json_text, read_result_files, write_text
 
 
