@@ -3,6 +3,8 @@ EPC as Event 2's plausibility compared with Event 1's (RNPC §3), three choices.
 
 from __future__ import annotations
 
+from pathlib import Path
+
 from compsem.benchmark.prompts import NLI, LLMPrompt
 from compsem.builders.rnpc.labels.rules import EPC_LABELS
 
@@ -22,3 +24,8 @@ LLM_PROMPTS = (
     (frozenset({"event1", "event2"}), (EPC,)),
     (frozenset({"premise", "hypothesis"}), (NLI,)),
 )
+
+# Appendix C.3's sanity check for `compsem probe-likelihood`, 50 pairs written for compsem (the
+# paper's are not released): a commonsense statement as "necessarily" and "not necessarily"
+# true, and which is right.
+SANITY_PAIRS = Path(__file__).parent / "data" / "likelihood_sanity.tsv"

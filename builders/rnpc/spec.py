@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import json
 from collections import Counter
-from pathlib import Path
 
 import pyarrow as pa
 
@@ -24,7 +23,7 @@ from compsem.builders.rnpc.generation import generation_key, load_inputs, task_s
 from compsem.builders.rnpc.harm_detection import HARM_DETECTION
 from compsem.builders.rnpc.labels.agreement import rule_agreement
 from compsem.builders.rnpc.labels.catalogue import RULES
-from compsem.builders.rnpc.llm_prompts import LLM_PROMPTS
+from compsem.builders.rnpc.llm_prompts import LLM_PROMPTS, SANITY_PAIRS
 from compsem.builders.rnpc.shortcut_balance import SINGLE_SHARE, SPTE_SINGLE_SHARE
 from compsem.builders.rnpc.tasks import ABSTRACT_WEIGHTS, TASKS
 from compsem.resources.modifiers import CATEGORIES
@@ -347,10 +346,6 @@ def export_files(config: RnpcConfig, provenance: dict) -> dict[str, str]:
         return {}
     return {"rule_agreement.json": json.dumps(provenance["rule_agreement"], indent=2) + "\n"}
 
-
-# Appendix C.3's sanity check, 50 pairs written for compsem (the paper's are not released): a
-# commonsense statement as "necessarily" and "not necessarily" true, and which is right.
-SANITY_PAIRS = Path(__file__).parent / "data" / "likelihood_sanity.tsv"
 
 SPEC = BenchmarkSpec(
     name="rnpc",

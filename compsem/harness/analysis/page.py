@@ -3,10 +3,10 @@ writes), found under the report's folders and shown in their benchmark's section
 
 from __future__ import annotations
 
-import json
 from collections.abc import Callable, Sequence
 from pathlib import Path
 
+from compsem.files.bounded_read import read_json
 from compsem.harness.analysis.run import KIND, MARKER, scatter
 from compsem.harness.analysis.subwords import markdown
 from compsem.text.escape import markdown_code, markdown_text
@@ -19,9 +19,9 @@ def read_analyses(paths: Sequence[Path]) -> tuple[list[dict], list[dict]]:
     for path in map(Path, paths):
         files = sorted(path.rglob(f"{KIND}.json")) if path.is_dir() else []
         for file in files:
-            try:
-                payload = json.loads(file.read_text(encoding="utf-8"))
-            except (OSError, UnicodeDecodeError, json.JSONDecodeError) as error:
+            try:  # a regular file, bounded and depth-checked
+                payload = read_json(file, "result")
+            except (OSError, ValueError) as error:
                 unreadable.append({"file": str(file), "reason": f"not an analysis ({error})"})
                 continue
             if isinstance(payload, dict) and payload.get(MARKER) and "points" in payload:

@@ -4,12 +4,12 @@
 from __future__ import annotations
 
 import functools
-import json
 from collections import defaultdict
 from collections.abc import Sequence
 from pathlib import Path
 
 from compsem.builders import BENCHMARKS
+from compsem.files.bounded_read import read_json_lines
 from compsem.harness.analysis.subwords import Item, analyse, markdown
 from compsem.harness.data.benchmark import load_config
 from compsem.harness.models.offline import resolve_model
@@ -33,11 +33,10 @@ def evaluated_rows(result_file: Path) -> dict:
     if not path.is_file():
         raise ValueError(f"{result_file} has no per-row file {path.name} beside it; rerun it")
     rows = []
-    for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
+    for number, row in enumerate(read_json_lines(path, "rows"), 1):  # bounded, chunked
         try:
-            row = json.loads(line)
             rows.append((row.get("shots"), row["id"], row["label"] == row["prediction"]))
-        except (json.JSONDecodeError, KeyError, TypeError, AttributeError):
+        except (KeyError, TypeError, AttributeError):
             raise ValueError(
                 f"{path} line {number} is not a row with id, label and prediction; rerun the run "
                 "or pass another result"

@@ -20,6 +20,7 @@ from pathlib import Path
 import numpy as np
 
 from compsem.builders import BENCHMARKS
+from compsem.files.bounded_read import read_text
 from compsem.harness.data.benchmark import Benchmark, load_benchmark
 from compsem.harness.data.sampling import cap, groups_of
 from compsem.harness.models.device import resolve
@@ -112,11 +113,11 @@ def plausibility_predictions(differences: np.ndarray, theta: float, labels: dict
 
 def read_sanity_pairs(path: Path) -> list[tuple[str, str, str]]:
     """(sentence a, sentence b, the one expected more likely: ``a`` or ``b``) per line."""
-    with open(path, newline="", encoding="utf-8") as handle:
-        return [
-            (row["sentence_a"], row["sentence_b"], row["more_likely"])
-            for row in csv.DictReader(handle, delimiter="\t")
-        ]
+    lines = read_text(path, "lexicon").splitlines()  # a regular file, bounded
+    return [
+        (row["sentence_a"], row["sentence_b"], row["more_likely"])
+        for row in csv.DictReader(lines, delimiter="\t")
+    ]
 
 
 def sanity_check(scorer, pairs) -> dict:
