@@ -97,7 +97,7 @@ def test_a_failing_config_leaves_no_partial_export(tmp_path, monkeypatch):
     def explode(*args, **kwargs):
         raise RuntimeError("interrupted")
 
-    monkeypatch.setattr(plane, "two_shot_prompts", explode)
+    monkeypatch.setitem(plane.TRIPLET_CONFIGS, "two_shot", explode)
     with pytest.raises(RuntimeError, match="interrupted"):
         export_benchmark("plane", tmp_path / "plane", ["full", "two_shot"], **SMALL)
     assert list(tmp_path.iterdir()) == []
