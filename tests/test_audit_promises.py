@@ -286,7 +286,7 @@ def audited(plane_export, tmp_path_factory):
 def test_every_exported_plane_config_keeps_its_promises(audited):
     folder, report = audited
     assert report.ok, report.broken()
-    assert report.benchmark == "plane" and len(report.configs) == 17
+    assert report.benchmark == "plane" and len(report.configs) == 19
     by_config = {audit.config: audit for audit in report.configs}
     for name, promised in (
         ("goood_split_3", "vocabulary disjoint in every role"),
