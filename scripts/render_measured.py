@@ -77,16 +77,18 @@ def _version_key(version: str) -> tuple[int, ...]:
 def stale_label(record: dict) -> str:
     """'Measured on PLANE 3.2.0; the current version is 3.3.0.' for each benchmark the record
     measured at an older version than the registry's, or '' where it is current."""
-    notes = []
+    old = []
     for name, measured in record["versions"].items():
         spec = BENCHMARKS.get(name)
         if spec is not None and _version_key(measured) < _version_key(spec.version):
-            title = spec.title.split(",")[0]
-            notes.append(f"measured on {title} {measured}; the current version is {spec.version}")
-    if not notes:
+            old.append((f"{spec.title.split(',')[0]} {measured}", spec.version))
+    if not old:
         return ""
-    text = "; ".join(notes)
-    return f"*{text[0].upper()}{text[1:]}.*"
+    if len(old) == 1:
+        return f"*Measured on {old[0][0]}; the current version is {old[0][1]}.*"
+    measured = ", ".join(m for m, _ in old[:-1]) + f" and {old[-1][0]}"
+    current = ", ".join(c for _, c in old[:-1]) + f" and {old[-1][1]}"
+    return f"*Measured on {measured}; the current versions are {current}.*"
 
 
 def _template(record: dict, view: str | None) -> str:
