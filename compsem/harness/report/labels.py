@@ -31,10 +31,10 @@ def ci_cell(row: dict, metric: str, percent: bool = False) -> Markdown:
 
 def per_label(runs: list[dict]) -> dict:
     """``{label: {precision, recall, f1: mean ± std over runs, support}}`` of a line's runs
-    (results without per-label precision give none)."""
-    labels = list(
-        dict.fromkeys(label for r in runs for label in (r["scores"].get("precision") or {}))
-    )
+    (results without per-label precision give none; harm detection's precision is one number,
+    of HARM, not a table per label)."""
+    runs = [r for r in runs if isinstance(r["scores"].get("precision"), dict)]
+    labels = list(dict.fromkeys(label for r in runs for label in r["scores"]["precision"]))
     table = {}
     for label in labels:
         cells = {
