@@ -188,7 +188,7 @@ def test_results_are_deterministic_and_demonstrations_come_from_train(exports, t
     assert a == b
     assert first["settings"]["shots"] == 2 and first["seed"] == 1
     assert sum(first["scores"]["label_shares"].values()) == pytest.approx(1.0)
-    assert "Causal LMs by log-likelihood" in run_report([tmp_path / "a"])
+    assert "Causal LMs, by log-likelihood or generating" in run_report([tmp_path / "a"])
     with pytest.raises(ValueError, match="other than the evaluated 'train'"):
         run_llm(str(exports["plane"]), "one_it_split_1", tmp_path / "c", split="train", **options)
 

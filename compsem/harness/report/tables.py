@@ -330,7 +330,7 @@ def render_scores(rows: list[dict]) -> str:
 # ---------------------------------------------------------------- the whole report ------------
 # The commands whose runs aggregate as fine-tuning's do, and their sections' titles.
 LIKE_TRAIN = {
-    "llm": "## Causal LMs by log-likelihood (mean ± std over seeds)",
+    "llm": "## Causal LMs, by log-likelihood or generating (mean ± std over seeds)",
     "probe-likelihood": "## Pretrained LMs probed by likelihood, without fine-tuning (RNPC App. C)",
 }
 
