@@ -12,7 +12,7 @@ from compsem.builders import BENCHMARKS
 from compsem.files.bounded_read import read_json_lines
 from compsem.harness.analysis.subwords import Item, analyse, markdown
 from compsem.harness.data.benchmark import load_config
-from compsem.harness.models.offline import resolve_model
+from compsem.harness.models.offline import public_name, resolve_model
 from compsem.harness.report import svg
 from compsem.harness.results.files import (
     check_writable,
@@ -21,6 +21,7 @@ from compsem.harness.results.files import (
     rows_path,
     write_text,
 )
+from compsem.text.escape import markdown_text
 
 MARKER = "compsem_analysis"
 KIND = "subwords"
@@ -95,7 +96,8 @@ def run_subwords(
         MARKER: 1,
         "analysis": KIND,
         "benchmark": benchmark,
-        "tokenizer": tokenizer,
+        # the published name of an offline model, not its folder on this machine
+        "tokenizer": public_name(tokenizer) or tokenizer,
         "words": list(words),
         "by": by,
         "runs": len(runs),
@@ -103,7 +105,8 @@ def run_subwords(
     }
     contents = {
         files[0]: json_text(analysis),
-        files[1]: f"# Subword analysis · {tokenizer}\n\n{markdown(analysis)}",
+        files[1]: f"# Subword analysis · {markdown_text(analysis['tokenizer'])}\n\n"
+        + markdown(analysis),
         files[2]: scatter(analysis),
     }
     for path, text in contents.items():
