@@ -2,6 +2,7 @@
 folder of every command and benchmark, rendered offline in headless Chromium; its DOM holds the
 table rows the folder implies and every plot, and its screenshot is a page, not a blank."""
 
+import html
 import itertools
 import json
 import shutil
@@ -513,3 +514,31 @@ def test_random_order_aucnorm_is_what_random_rankings_score():
     assert random_order_aucnorm(8, 19) == pytest.approx(0.156, abs=0.01)
     assert 0 < random_order_aucnorm(300, 1000) < 0.03
     assert random_order_aucnorm(0, 19) is None and random_order_aucnorm(19, 19) is None
+
+
+def test_a_zero_shot_nli_run_gets_its_confusion_heatmap(tmp_path):
+    """PLANE Fig. 9: gold label × the NLI model's own label, shares of each gold row."""
+    rng = np.random.default_rng(3)
+    scores, rows = scores_of(rng, 40, {"adjective_class": CLASSES})
+    scores["model_label_confusion"] = {
+        "rows": ["non_entailment", "entailment"],
+        "columns": ["CONTRADICTION", "NEUTRAL", "ENTAILMENT"],
+        "counts": [[6, 10, 4], [0, 5, 15]],
+    }
+    settings = {"label_mapping": {}, "inputs": ["premise", "hypothesis"], "eval_examples": 40}
+    result = make_result(
+        "zero-shot",
+        "roberta-large-mnli",
+        dataset("plane", "two_shot_pairs"),
+        None,
+        settings,
+        scores,
+        CPU,
+    )
+    write_run(tmp_path / "runs", result, rows)
+    run_report([tmp_path / "runs"], tmp_path / "page")
+    (plot,) = (tmp_path / "page" / "plots").glob("confusion-*.svg")
+    text = plot.read_text()
+    assert text.count('class="cell"') == 6 and html.escape("model's label") in text
+    assert "non_entailment × NEUTRAL: 0.500" in text and "entailment × ENTAILMENT: 0.750" in text
+    assert f"plots/{plot.name}" in (tmp_path / "page" / "index.md").read_text()

@@ -162,6 +162,23 @@ def labels(page: Page, lines: list[tuple]) -> None:
         page.parts.append(render_per_label(rows, "###"))
 
 
+def confusions(page: Page, lines: list[tuple]) -> None:
+    """Each zero-shot NLI line's gold label × the model's own label, as shares of each gold
+    row, from its newest run (PLANE Fig. 9: which label an NLI model's errors go to)."""
+    for command, line in lines:
+        newest = max(line.runs, key=lambda run: run["created"])
+        matrix = newest["scores"].get("model_label_confusion") if command == "zero-shot" else None
+        if not matrix:
+            continue
+        cells = {}
+        for gold, counts in zip(matrix["rows"], matrix["counts"], strict=True):
+            for label, count in zip(matrix["columns"], counts, strict=True):
+                cells[(gold, label)] = count / sum(counts) if sum(counts) else None
+        title = f"{line.label}: gold label × the model's label (share of each gold row)"
+        grid = svg.heatmap(title, matrix["rows"], matrix["columns"], cells, "model's label", "gold")
+        page.parts.append(page.plot(f"confusion-{line.label}.svg", grid, title))
+
+
 def twins(page: Page, lines: list[tuple]) -> None:
     """SETI Figure 1: compositional generalisation beside the in-distribution twin."""
     runs = [r for command, line in lines if command == "train" for r in line.runs]
@@ -320,6 +337,7 @@ def build(
             aucnorm_table(page, name, lines)
         breakdowns(page, name, lines)
         labels(page, lines)
+        confusions(page, lines)
         curves(page, name, lines)
         page.parts += analysis_parts([a for a in analyses if a.get("benchmark") == name], page.plot)
         harm = [i for i, result in enumerate(results) if _harm_of(result, name)]

@@ -135,7 +135,14 @@ def bars(title: str, groups: list[str], series: list[dict], y_label: str) -> str
     return _frame(title, "", y_label, body, [s["name"] for s in series])
 
 
-def heatmap(title: str, rows: list[str], columns: list[str], cells: dict) -> str:
+def heatmap(
+    title: str,
+    rows: list[str],
+    columns: list[str],
+    cells: dict,
+    x_label: str = "second adjective",
+    y_label: str = "first adjective",
+) -> str:
     """A rows × columns grid of scores in [0, 1] (``cells[(row, column)]``; missing is blank),
     each square shaded from white to blue and labelled with its value."""
     size, top = 40, TOP + 14
@@ -164,7 +171,7 @@ def heatmap(title: str, rows: list[str], columns: list[str], cells: dict) -> str
             f'class="tick">{escape(column)}</text>'
         )
     height = top + size * len(rows) + 24
-    return _frame(title, "second adjective", "first adjective", body, [], height)
+    return _frame(title, x_label, y_label, body, [], height)
 
 
 def scatter(title: str, series: list[dict], x_label: str, y_label: str) -> str:
