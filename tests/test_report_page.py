@@ -542,3 +542,37 @@ def test_a_zero_shot_nli_run_gets_its_confusion_heatmap(tmp_path):
     assert text.count('class="cell"') == 6 and html.escape("model's label") in text
     assert "non_entailment × NEUTRAL: 0.500" in text and "entailment × ENTAILMENT: 0.750" in text
     assert f"plots/{plot.name}" in (tmp_path / "page" / "index.md").read_text()
+
+
+def test_a_prompting_run_gets_its_class_template_by_inference_type_heatmap(tmp_path):
+    """PLANE Figs. 5-6: F1 per class and template × inference type, over verbalisers."""
+    rng = np.random.default_rng(4)
+    scores, rows = scores_of(rng, 36, {"adjective_class": CLASSES})
+    scores["cells"] = [
+        {
+            "adjective_class": klass,
+            "template": template,
+            "verbaliser": verbaliser,
+            "inference_type": it,
+            "n": 2,
+            "weighted_f1": f1,
+            "accuracy": f1,
+        }
+        for klass in CLASSES
+        for template in ("internal", "external")
+        for it in (1, 2, 3)
+        for verbaliser, f1 in (("GP", 0.2), ("TF", 0.6))
+    ]
+    # Table 4's cells, as the prompt command writes them (mean ± std over template × verbaliser).
+    cell = {"mean": 0.4, "std": 0.2, "n": 4}
+    scores["per_class"] = {key: cell for key in (*CLASSES, "Average")}
+    settings = {"batch_size": 32, "max_length": 128, "eval_examples": 36}
+    result = make_result(
+        "prompt", "bert-base-cased", dataset("plane", "two_shot"), None, settings, scores, CPU
+    )
+    write_run(tmp_path / "runs", result, rows)
+    run_report([tmp_path / "runs"], tmp_path / "page")
+    (plot,) = (tmp_path / "page" / "plots").glob("prompt-*.svg")
+    text = plot.read_text()
+    assert text.count('class="cell"') == 3 * 2 * 3  # class × template rows, one column per IT
+    assert "S int × 2: 0.400" in text  # the mean over the two verbalisers

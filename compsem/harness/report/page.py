@@ -179,6 +179,25 @@ def confusions(page: Page, lines: list[tuple]) -> None:
         page.parts.append(page.plot(f"confusion-{line.label}.svg", grid, title))
 
 
+def prompt_cells(page: Page, lines: list[tuple]) -> None:
+    """Each prompting line's F1 by class and template (rows) × hypothesis inference type
+    (columns), averaged over verbalisers, premise orders and runs (PLANE Figs. 5 and 6)."""
+    for command, line in lines:
+        found = [cell for run in line.runs for cell in run["scores"].get("cells") or []]
+        if command != "prompt" or not found:
+            continue
+        grouped = defaultdict(list)
+        for cell in found:
+            row = f"{cell.get('adjective_class')} {str(cell.get('template'))[:3]}"  # "I int"
+            grouped[(row, str(cell.get("inference_type")))].append(cell["weighted_f1"])
+        cells = {key: sum(values) / len(values) for key, values in grouped.items()}
+        rows = sorted({row for row, _ in cells})
+        columns = sorted({column for _, column in cells})
+        title = f"{line.label}: F1 by class · template × inference type"
+        grid = svg.heatmap(title, rows, columns, cells, "inference type", "class, template")
+        page.parts.append(page.plot(f"prompt-{line.label}.svg", grid, title))
+
+
 def twins(page: Page, lines: list[tuple]) -> None:
     """SETI Figure 1: compositional generalisation beside the in-distribution twin."""
     runs = [r for command, line in lines if command == "train" for r in line.runs]
@@ -338,6 +357,7 @@ def build(
         breakdowns(page, name, lines)
         labels(page, lines)
         confusions(page, lines)
+        prompt_cells(page, lines)
         curves(page, name, lines)
         page.parts += analysis_parts([a for a in analyses if a.get("benchmark") == name], page.plot)
         harm = [i for i, result in enumerate(results) if _harm_of(result, name)]
