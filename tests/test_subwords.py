@@ -147,3 +147,16 @@ def test_the_results_page_shows_the_analysis_in_plane_section(runs, tmp_path):
     assert plot.read_text().count('class="point"') == len(points)
     dom = dump_dom(page / "index.html")
     assert "Subword analysis" in dom and dom.count('class="point"') >= len(points)
+
+
+def test_a_curves_rows_are_its_largest_size_for_every_seed(tmp_path):
+    from compsem.harness.analysis.run import evaluated_rows
+
+    result = tmp_path / "curve-c.json"
+    rows = [
+        {"shots": shots, "seed": seed, "id": "a", "label": 1, "prediction": seed % 2}
+        for shots in (10, 20)
+        for seed in (1, 2)
+    ]
+    rows_path(result).write_text("".join(json.dumps(row) + "\n" for row in rows))
+    assert evaluated_rows(result) == [("a", True), ("a", False)]

@@ -3,7 +3,6 @@
 
 from __future__ import annotations
 
-import functools
 from collections import defaultdict
 from collections.abc import Sequence
 from pathlib import Path
@@ -27,9 +26,9 @@ MARKER = "compsem_analysis"
 KIND = "subwords"
 
 
-def evaluated_rows(result_file: Path) -> dict:
-    """``{row id: correct}`` of a run's per-row file; for a curve, the rows of its largest
-    training size (the fully trained model)."""
+def evaluated_rows(result_file: Path) -> list[tuple]:
+    """``(row id, correct)`` of each row of a run's per-row file; for a curve, the rows of its
+    largest training size (the fully trained models, every seed's)."""
     path = rows_path(result_file)
     if not path.is_file():
         raise ValueError(f"{result_file} has no per-row file {path.name} beside it; rerun it")
@@ -43,7 +42,7 @@ def evaluated_rows(result_file: Path) -> dict:
                 "or pass another result"
             ) from None
     largest = max((shots for shots, _, _ in rows if shots is not None), default=None)
-    return {row_id: correct for shots, row_id, correct in rows if shots == largest}
+    return [(row_id, correct) for shots, row_id, correct in rows if shots == largest]
 
 
 def _tokenizer(name: str):
@@ -77,7 +76,10 @@ def run_subwords(
     out = Path(out)
     files = [out / f"{KIND}.json", out / f"{KIND}.md", out / f"{KIND}.svg"]
     check_writable(files)  # before any model or data is loaded
-    splits = [_evaluated_split(run, source) for run, source in zip(runs, sources, strict=True)]
+    loaded: dict[tuple, object] = {}  # each config loaded once, whatever its runs
+    splits = [
+        _evaluated_split(run, source, loaded) for run, source in zip(runs, sources, strict=True)
+    ]
     # The card's benchmark, else the preset the harness read the config as (as the page files
     # runs under it).
     benchmark = splits[0][1].get("benchmark") or runs[0]["dataset"].get("preset")
@@ -114,22 +116,20 @@ def run_subwords(
     return analysis
 
 
-def _evaluated_split(run: dict, source: str):
+def _evaluated_split(run: dict, source: str, cache: dict):
     """The split a run evaluated, as the export holds it now (which must be the data the run
-    read), the export's card and the config's name."""
+    read), the export's card and the config's name; ``cache`` keeps each config loaded."""
     data = run["dataset"]
-    loaded = _load(data["path"], data["config"], data["revision"])
+    key = (data["path"], data["config"], data["revision"])
+    if key not in cache:
+        cache[key] = load_config(*key)
+    loaded = cache[key]
     if loaded.fingerprint != data["fingerprint"]:
         raise ValueError(
             f"{source}: the export's {data['config']} changed since this run (fingerprint "
             f"{loaded.fingerprint} ≠ {data['fingerprint']}); rerun it on the current export"
         )
     return loaded.splits[data["split"]], loaded.card, data["config"]
-
-
-@functools.cache
-def _load(path: str, config: str, revision: str | None):
-    return load_config(path, config, revision)
 
 
 def _items(split, config: str, source: str, words: Sequence[str], by: str) -> list[Item]:
@@ -142,14 +142,15 @@ def _items(split, config: str, source: str, words: Sequence[str], by: str) -> li
         )
     ids = split["id"] if "id" in split.column_names else range(len(split))
     index = {row_id: i for i, row_id in enumerate(ids)}
+    table = split.select_columns([*dict.fromkeys((*words, by))]).to_list()  # one read
     items = []
-    for row_id, correct in evaluated_rows(Path(source)).items():
+    for row_id, correct in evaluated_rows(Path(source)):
         if row_id not in index:
             raise ValueError(
                 f"{source}: row {row_id!r} is not in {config}; the per-row file belongs to "
                 "another export"
             )
-        row = split[index[row_id]]
+        row = table[index[row_id]]
         items.append(Item(str(row[by]), {column: row[column] for column in words}, correct))
     return items
 
