@@ -213,7 +213,7 @@ def run_prompt(
         references, predictions, label_names, groups_of(test, bench), clusters_of(test, bench)
     )
     scores["verbaliser_rate"] = float(np.mean(predictions >= 0))
-    scores["per_class"] = per_class_cells(test, references, predictions, label_names, plain_scores)
+    scores["per_class"] = per_class_cells(test, references, predictions, label_names)
     scores["cells"] = prompt_cells(test, references, predictions, label_names)
     result = make_result(
         "prompt",
@@ -276,30 +276,34 @@ def prompt_cells(test, references, predictions, label_names) -> list[dict]:
     so a report can average them over models, premise orders or verbalisers as each figure
     does."""
     fields = [field for field in CELL_FIELDS if field in test.column_names]
+    return [
+        {
+            **dict(zip(fields, key, strict=True)),
+            "n": scored["n"],
+            "weighted_f1": scored["weighted_f1"],
+            "accuracy": scored["accuracy"],
+        }
+        for key, scored in cell_scores(test, fields, references, predictions, label_names).items()
+    ]
+
+
+def cell_scores(test, fields, references, predictions, label_names) -> dict[tuple, dict]:
+    """The scores of each joint value of ``fields`` over its rows (keys in sorted order)."""
     keys = list(zip(*(test[field] for field in fields), strict=True))
-    cells = []
+    cells = {}
     for key in sorted(set(keys), key=str):
         rows = np.array([k == key for k in keys])
         scored = plain_scores(references[rows], predictions[rows], label_names)
-        cells.append(
-            {
-                **dict(zip(fields, key, strict=True)),
-                "n": int(rows.sum()),
-                "weighted_f1": scored["weighted_f1"],
-                "accuracy": scored["accuracy"],
-            }
-        )
+        cells[key] = {**scored, "n": int(rows.sum())}
     return cells
 
 
-def per_class_cells(test, references, predictions, label_names, plain_scores) -> dict:
+def per_class_cells(test, references, predictions, label_names) -> dict:
     """PLANE Table 4: weighted F1 of each (class, template, verbaliser) cell, then mean ± std
     over the cells of each adjective class and over all cells (Average)."""
-    keys = list(zip(test["adjective_class"], test["template"], test["verbaliser"], strict=True))
-    cells: dict[tuple, float] = {}
-    for key in sorted(set(keys)):
-        rows = np.array([k == key for k in keys])
-        cells[key] = plain_scores(references[rows], predictions[rows], label_names)["weighted_f1"]
+    fields = ("adjective_class", "template", "verbaliser")
+    scored = cell_scores(test, fields, references, predictions, label_names)
+    cells = {key: cell["weighted_f1"] for key, cell in scored.items()}
     classes = list(dict.fromkeys(k[0] for k in sorted(cells, key=lambda k: "ISO".find(k[0]))))
     table = {
         klass: mean_std(f1 for key, f1 in cells.items() if key[0] == klass) for klass in classes
