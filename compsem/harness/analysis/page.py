@@ -12,21 +12,20 @@ from compsem.harness.analysis.subwords import markdown
 from compsem.text.escape import markdown_code, markdown_text
 
 
-def read_analyses(paths: Sequence[Path]) -> tuple[list[dict], list[dict]]:
-    """Every analysis file under the given folders (or named), each with its ``file``; and
-    those that could not be read, each ``{"file", "reason"}`` (for "Files not read")."""
-    found, unreadable = [], []
+def read_analyses(paths: Sequence[Path]) -> list[dict]:
+    """Every analysis file under the given folders, each with its ``file``. One that cannot be
+    read is skipped here: the report's reading of every JSON file under those folders
+    (``read_result_files``) has already listed it under "Files not read"."""
+    found = []
     for path in map(Path, paths):
-        files = sorted(path.rglob(f"{KIND}.json")) if path.is_dir() else []
-        for file in files:
+        for file in sorted(path.rglob(f"{KIND}.json")) if path.is_dir() else []:
             try:  # a regular file, bounded and depth-checked
                 payload = read_json(file, "result")
-            except (OSError, ValueError) as error:
-                unreadable.append({"file": str(file), "reason": f"not an analysis ({error})"})
+            except (OSError, ValueError):
                 continue
             if isinstance(payload, dict) and payload.get(MARKER) and "points" in payload:
                 found.append({**payload, "file": str(file)})
-    return found, unreadable
+    return found
 
 
 def analysis_parts(analyses: list[dict], plot: Callable[[str, str, str], str]) -> list[str]:

@@ -18,8 +18,7 @@ def run_report(paths: Sequence[Path], out: Path | None = None) -> str:
     Every file is made first and checked (:func:`check_writable`) before any is written, so a
     file compsem may not replace is one error that leaves ``out`` as it was."""
     results, sources, embeds, unreadable = read_result_files(paths)
-    analyses, not_analyses = read_analyses(paths)
-    unreadable = [*unreadable, *not_analyses]
+    analyses = read_analyses(paths)
     aggregated = tables.aggregate(results, sources, unreadable)
     markdown = "# compsem report\n\n" + tables.render(aggregated)
     if out is not None:
