@@ -179,7 +179,7 @@ def confusions(page: Page, lines: list[tuple]) -> None:
         page.parts.append(page.plot(f"confusion-{line.label}.svg", grid, title))
 
 
-def prompt_cells(page: Page, lines: list[tuple]) -> None:
+def prompt_heatmaps(page: Page, lines: list[tuple]) -> None:
     """Each prompting line's F1 by class and template (rows) × hypothesis inference type
     (columns), averaged over verbalisers, premise orders and runs (PLANE Figs. 5 and 6)."""
     for command, line in lines:
@@ -357,7 +357,7 @@ def build(
         breakdowns(page, name, lines)
         labels(page, lines)
         confusions(page, lines)
-        prompt_cells(page, lines)
+        prompt_heatmaps(page, lines)
         curves(page, name, lines)
         page.parts += analysis_parts([a for a in analyses if a.get("benchmark") == name], page.plot)
         harm = [i for i, result in enumerate(results) if _harm_of(result, name)]
