@@ -7,12 +7,18 @@ import pytest
 
 from compsem.harness.models.device import resolve
 from compsem.harness.models.offline import model_path
-from compsem.harness.report.cells import family, model_name
+from compsem.harness.report import tables
 from compsem.harness.report.run import run_report
-from compsem.harness.report.tables import aggregate, render
+from compsem.harness.report.tables import render
 from compsem.harness.results.files import make_result, read_results, validate_result, write_result
+from compsem.harness.results.model import family, group_results, model_name
 
 CPU = resolve("cpu")
+
+
+def aggregate(results: list[dict], files=None) -> dict:
+    """The report's tables of runs already read, through the one results model."""
+    return tables.aggregate(group_results(results, files))
 
 
 def train_result(

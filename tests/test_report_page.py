@@ -8,7 +8,7 @@ import json
 import shutil
 import subprocess
 import warnings
-from collections import defaultdict
+from collections import Counter, defaultdict
 from pathlib import Path
 
 import numpy as np
@@ -18,6 +18,7 @@ from compsem.builders.montague.lexicon import ADJECTIVE_TYPES
 from compsem.files.ownership import FILES_MANIFEST
 from compsem.harness.models.device import resolve
 from compsem.harness.report.run import run_report
+from compsem.harness.results import files, model
 from compsem.harness.results.files import make_result, write_json, write_result, write_rows
 from compsem.harness.results.reproduce import command_line
 
@@ -230,6 +231,31 @@ def test_the_page_and_its_markdown_twin_are_written_with_their_plots(page):
     for name in (p.name for p in plot_files(page)):
         assert f"(plots/{name})" in markdown
     assert html.count('<svg class="plot"') == len(plot_files(page))
+
+
+def test_the_report_reads_each_file_once_and_renders_one_grouping(runs, tmp_path, monkeypatch):
+    """One results model: every JSON file is read once (results, embed reports, analyses and
+    precision-recall curves alike) and the runs are grouped once; the tables, the page and the
+    leaderboards render those lines."""
+    reads, groupings = Counter(), []
+    read_json, group = files.read_json, model.group
+
+    def counted_read(path, *args, **kwargs):
+        reads[str(path)] += 1
+        return read_json(path, *args, **kwargs)
+
+    def counted_group(runs, *args, **kwargs):
+        groupings.append({(run["dataset"]["preset"], run["command"]) for run in runs})
+        return group(runs, *args, **kwargs)
+
+    monkeypatch.setattr(files, "read_json", counted_read)
+    monkeypatch.setattr(model, "group", counted_group)
+    run_report([runs], tmp_path / "page")
+    assert reads and max(reads.values()) == 1, reads.most_common(3)
+    assert any(name.endswith("-pr-curve.json") for name in reads)
+    # one grouping per benchmark and command, none by a renderer
+    assert all(len(bucket) == 1 for bucket in groupings)
+    assert len(groupings) == len({key for bucket in groupings for key in bucket}) > 4
 
 
 def test_montague_reports_end_with_the_test_across_adjective_types(page):

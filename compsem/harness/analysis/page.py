@@ -1,31 +1,14 @@
 """The papers' analyses of saved runs on the results page (the files ``compsem subwords``
-writes), found under the report's folders and shown in their benchmark's section."""
+writes, found by the report's one reading of its folders), shown in their benchmark's
+section."""
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
-from pathlib import Path
+from collections.abc import Callable
 
-from compsem.files.bounded_read import read_json
-from compsem.harness.analysis.run import KIND, MARKER, scatter
+from compsem.harness.analysis.run import scatter
 from compsem.harness.analysis.subwords import markdown
 from compsem.text.escape import markdown_code, markdown_text
-
-
-def read_analyses(paths: Sequence[Path]) -> list[dict]:
-    """Every analysis file under the given folders, each with its ``file``. One that cannot be
-    read is skipped here: the report's reading of every JSON file under those folders
-    (``read_result_files``) has already listed it under "Files not read"."""
-    found = []
-    for path in map(Path, paths):
-        for file in sorted(path.rglob(f"{KIND}.json")) if path.is_dir() else []:
-            try:  # a regular file, bounded and depth-checked
-                payload = read_json(file, "result")
-            except (OSError, ValueError):
-                continue
-            if isinstance(payload, dict) and payload.get(MARKER) and "points" in payload:
-                found.append({**payload, "file": str(file)})
-    return found
 
 
 def analysis_parts(analyses: list[dict], plot: Callable[[str, str, str], str]) -> list[str]:

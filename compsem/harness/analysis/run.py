@@ -14,6 +14,7 @@ from compsem.harness.data.benchmark import load_config
 from compsem.harness.models.offline import public_name, resolve_model
 from compsem.harness.report import svg
 from compsem.harness.results.files import (
+    ANALYSIS_MARKER,
     check_writable,
     json_text,
     read_result_files,
@@ -22,7 +23,6 @@ from compsem.harness.results.files import (
 )
 from compsem.text.escape import markdown_text
 
-MARKER = "compsem_analysis"
 KIND = "subwords"
 
 
@@ -63,7 +63,8 @@ def run_subwords(
     columns (the first is the modifier) grouped by the column ``by``, both by default what the
     runs' benchmark declares in its spec (``subword_analysis``), tokenised by
     ``tokenizer`` (default: the runs' model, which must then be one)."""
-    runs, sources, _, _ = read_result_files(results)
+    found = read_result_files(results)
+    runs, sources = found.results, found.sources
     if not runs:
         raise ValueError(f"no result files of runs under {', '.join(map(str, results))}")
     models = sorted({run["model"] for run in runs})
@@ -95,7 +96,7 @@ def run_subwords(
     for (split, _, config), source in zip(splits, sources, strict=True):
         by_config[config].extend(_items(split, config, source, words, by))
     analysis = {
-        MARKER: 1,
+        ANALYSIS_MARKER: 1,
         "analysis": KIND,
         "benchmark": benchmark,
         # the published name of an offline model, not its folder on this machine

@@ -23,7 +23,8 @@ from compsem.harness.embed.run import run_embed
 from compsem.harness.models.offline import model_path
 from compsem.harness.report.leaderboard import leaderboards
 from compsem.harness.report.run import run_report
-from compsem.harness.results.files import check_writable, read_result_files
+from compsem.harness.results.files import check_writable
+from compsem.harness.results.model import read
 
 RUN_KIND = "compsem baseline run"
 PAGE_FILES = ("report.md", "report.json", "index.md", "index.html")
@@ -122,9 +123,9 @@ def run_baselines(
         print(f"[{run.name}: {marker['seconds']:.0f} s]", flush=True)
     folders = [folder for _, folder, _ in planned]
     run_report([folder_of(run, out, quick) for run in earlier] + folders, out)
-    results, sources, embeds, _ = read_result_files(folders)
-    print("\n" + leaderboards(results, sources))
-    for _, report in embeds:
+    results = read(folders)
+    print("\n" + leaderboards(results))
+    for _, report in results.embeds:
         models = ", ".join(model["label"] for model in report["models"])
         spec = BENCHMARKS[report["benchmark"]]
         print(f"\n### {spec.heading}: {models}\n")

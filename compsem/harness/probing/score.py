@@ -16,12 +16,13 @@ from compsem.harness.models.device import resolve
 from compsem.harness.models.loading import default_model
 from compsem.harness.probing import evidence as scoring
 from compsem.harness.probing.graph import graph_scores
-from compsem.harness.report.cells import model_name
 from compsem.harness.report.plots import precision_recall_plot
 from compsem.harness.report.summary import summarise
 from compsem.harness.results.files import (
+    PR_CURVE,
     check_writable,
     make_result,
+    pr_curve_path,
     result_files,
     row_ids,
     write_json,
@@ -29,12 +30,11 @@ from compsem.harness.results.files import (
     write_rows,
 )
 from compsem.harness.results.intervals import method as interval_method
+from compsem.harness.results.model import model_name
 from compsem.harness.results.scores import (
     aucnorm_interval,
 )
 from compsem.loading_scripts.entailment_graph import read_graphs
-
-PR_CURVE = "-pr-curve.json"  # beside a score result: its precision-recall curve
 
 
 def run_score(
@@ -155,7 +155,7 @@ def write_score(out, result, test, hypothesis_scores, owners, curve, model, meth
             )
         ),
     )
-    write_json(path.with_name(path.stem + PR_CURVE), curve)
+    write_json(pr_curve_path(path), curve)
     precision_recall_plot(
         curve,
         result["scores"]["baseline_precision"],

@@ -1,16 +1,11 @@
 """One cell of a report table: mean ± std over runs, numbers as the tables print them, a per-group
-cell marked where its rows are too few to read as a finding (:data:`MIN_GROUP_ROWS`), and what
-names a run's model, config and family of configs."""
+cell marked where its rows are too few to read as a finding (:data:`MIN_GROUP_ROWS`)."""
 
 from __future__ import annotations
-
-import re
-from pathlib import Path
 
 import numpy as np
 
 from compsem.benchmark.size_floor import accuracy_interval
-from compsem.harness.models.offline import public_name
 from compsem.harness.results.comparable import rows_text
 from compsem.text.escape import Markdown, markdown_text
 
@@ -26,22 +21,6 @@ MIN_GROUP_ROWS = 100
 SMALL = "†"
 # An interval a result does not hold (a file written before compsem reported intervals).
 NO_INTERVAL = "—"
-
-
-def family(config: str) -> str:
-    """A config's regime: resamples ``goood_split_1`` … ``_5`` pool as ``goood_split``."""
-    return re.sub(r"_\d+$", "", config)
-
-
-def model_name(model: str) -> str:
-    """A short name: offline models by their published name, Hub ids as they are, other local
-    folders by their last two path parts."""
-    published = public_name(model)
-    if published:
-        return published
-    if model.startswith(("/", ".", "~")) or re.match(r"^[A-Za-z]:\\", model):
-        return "/".join(Path(model).parts[-2:])
-    return model
 
 
 def mean_std(values) -> dict:
@@ -145,15 +124,3 @@ def markdown_table(header: list[str], rows: list[list[str]], numeric_from: int =
 
 # ---------------------------------------------------------------- fine-tuning (train) ----------
 METRICS = (("accuracy", "accuracy"), ("macro_f1", "macro-F1"))
-
-
-def model_of(result: dict) -> str:
-    return model_name(result["model"])
-
-
-def config_of(result: dict) -> str:
-    return result["dataset"]["config"]
-
-
-def family_of(result: dict) -> str:
-    return family(result["dataset"]["config"])

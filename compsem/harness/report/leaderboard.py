@@ -23,19 +23,17 @@ from compsem.builders import BENCHMARKS
 from compsem.files.bounded_read import read_json_lines
 from compsem.harness.data.schema import POSITIVE_LABELS
 from compsem.harness.report.cells import (
-    config_of,
-    family_of,
     fmt,
     fmt_interval,
     interval_of,
     markdown_table,
     mean_std,
-    model_of,
 )
 from compsem.harness.report.labels import CI, CI_NOTE
-from compsem.harness.results.comparable import Line, group, rows_text, shared_settings
+from compsem.harness.results.comparable import Line, rows_text, shared_settings
 from compsem.harness.results.comparable import notes as comparable_notes
 from compsem.harness.results.files import rows_path
+from compsem.harness.results.model import Results
 from compsem.text.escape import Markdown, markdown_text
 
 # The leaderboard's score columns, and how a run gives each.
@@ -54,28 +52,12 @@ INTERVALS = {
     "AUCnorm": "aucnorm_ci",
     "weighted F1": "weighted_f1_ci",
 }
-POOLED = {"train": family_of, "llm": family_of}  # resampled splits pool; others per config
 # A model that gives one answer to this share of the rows or more is flagged: its accuracy is
 # that answer's share of the rows, not skill.
 ONE_ANSWER = 0.95
 # Random orders behind a line's "AUCnorm chance" at most (fewer on large sets): on 19 rows the
 # mean moves by about ±0.002 from one seed to another.
 CHANCE_ORDERS = 2000
-
-
-def lines_by_benchmark(results: list[dict], sources: list[str]) -> dict[str, list[tuple]]:
-    """(command, Line) per benchmark, grouped the way ``compsem report`` groups them; a line's
-    label names what sets it apart within its benchmark and command."""
-    by_command = defaultdict(lambda: ([], []))
-    for result, source in zip(results, sources, strict=True):
-        key = (result["dataset"].get("preset") or "other", result["command"])
-        by_command[key][0].append(result)
-        by_command[key][1].append(source)
-    benchmarks = defaultdict(list)
-    for (benchmark, command), (runs, files) in sorted(by_command.items()):
-        for line in group(runs, model_of, POOLED.get(command, config_of), files):
-            benchmarks[benchmark].append((command, line))
-    return benchmarks
 
 
 def ordered(benchmarks) -> list[str]:
@@ -322,9 +304,9 @@ def name(command: str, line: Line) -> str:
     return f"{line.model} {command} on {configs_of(line)}"
 
 
-def leaderboards(results: list[dict], sources: list[str]) -> str:
+def leaderboards(results: Results) -> str:
     """Every benchmark's leaderboard without links, as ``compsem baselines`` prints it."""
-    benchmarks = lines_by_benchmark(results, sources)
+    benchmarks = results.by_benchmark()
     parts = []
     for name in ordered(benchmarks):
         markdown, notes = table(benchmarks[name])

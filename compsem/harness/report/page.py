@@ -17,22 +17,16 @@ from collections import defaultdict
 from pathlib import Path
 
 from compsem.builders import BENCHMARKS
-from compsem.files.bounded_read import read_json
 from compsem.harness.analysis.page import analysis_parts
 from compsem.harness.report import svg
 from compsem.harness.report.cells import fmt, fmt_interval, interval_of, markdown_table, mean_std
 from compsem.harness.report.harm import aggregate_harm, render_harm
 from compsem.harness.report.labels import per_label, render_per_label
-from compsem.harness.report.leaderboard import (
-    heading,
-    lines_by_benchmark,
-    ordered,
-    random_order_aucnorm,
-    table,
-)
+from compsem.harness.report.leaderboard import heading, ordered, random_order_aucnorm, table
 from compsem.harness.report.tables import aggregate_train, render_unreadable, twin_lines
 from compsem.harness.results.comparable import Line, rows_evaluated, rows_text
 from compsem.harness.results.files import rows_path
+from compsem.harness.results.model import OTHER, Results
 from compsem.harness.results.reproduce import command_line
 from compsem.text.escape import Markdown, markdown_anchor, markdown_code, markdown_text
 
@@ -200,8 +194,8 @@ def prompt_heatmaps(page: Page, lines: list[tuple]) -> None:
 
 def twins(page: Page, lines: list[tuple]) -> None:
     """SETI Figure 1: compositional generalisation beside the in-distribution twin."""
-    runs = [r for command, line in lines if command == "train" for r in line.runs]
-    pairs = twin_lines(aggregate_train(runs)["settings"]) if runs else []
+    trained = [line for command, line in lines if command == "train"]
+    pairs = twin_lines(aggregate_train(trained)["settings"]) if trained else []
     if pairs:
         page.parts += [
             "### Compositional generalisation vs in-distribution (accuracy, SETI Figure 1)",
@@ -232,10 +226,10 @@ def curves(page: Page, benchmark: str, lines: list[tuple]) -> None:
         )
 
 
-def aucnorm_table(page: Page, benchmark: str, lines: list[tuple]) -> None:
+def aucnorm_table(page: Page, benchmark: str, lines: list[tuple], pr_curves: dict) -> None:
     """AUCnorm beside ξ and beside what random orders of the same labels score, and a
-    precision-recall curve per scoring run (BoOQA's Table 5), for a benchmark whose spec says
-    its paper scores rankings by AUCnorm."""
+    precision-recall curve per scoring run (BoOQA's Table 5; ``pr_curves`` by result file), for
+    a benchmark whose spec says its paper scores rankings by AUCnorm."""
     rows, plots = [], []
     for command, line in lines:
         for result, file in zip(line.runs, line.files, strict=True):
@@ -254,13 +248,9 @@ def aucnorm_table(page: Page, benchmark: str, lines: list[tuple]) -> None:
                 + ["–" if chance is None else f"{chance:.3f}"]
                 + ["–" if xi is None else f"{xi:.3f}", rows_text(line.rows)]
             )
-            curve = Path(file).with_name(Path(file).stem + "-pr-curve.json") if file else None
-            if curve and curve.is_file() and xi is not None:
-                try:
-                    points = read_json(curve, "result")
-                    recall, precision = points["recall"], points["precision"]
-                except (ValueError, KeyError, TypeError):  # damaged: the table keeps the numbers
-                    continue
+            points = pr_curves.get(file)  # read with the results, checked there
+            if points and xi is not None:
+                recall, precision = points["recall"], points["precision"]
                 title = f"{line.model} · {method} · {line.config}: precision-recall"
                 name = f"{benchmark}-pr-{len(page.plots) + 1}.svg"
                 text = svg.precision_recall(title, recall, precision, xi)
@@ -298,12 +288,6 @@ def embeddings(page: Page, benchmark: str, embeds: list[tuple[str, dict]]) -> No
             page.parts.append(page.plot(name, text, grid.title))
 
 
-def _harm_of(result: dict, benchmark: str) -> bool:
-    """A harm-detection run of this benchmark (its preset)."""
-    preset = result["dataset"].get("preset") or "other"
-    return result["command"] == "harm-detection" and preset == benchmark
-
-
 def runs_section(page: Page) -> None:
     """Each line's runs: seed, result file, per-row file and the command that reruns it."""
     page.parts.append("## Runs")
@@ -321,24 +305,17 @@ def runs_section(page: Page) -> None:
         page.parts += [f'<a id="{anchor}"></a>{label}', "\n".join(items)]
 
 
-def build(
-    results: list[dict],
-    sources: list[str],
-    embeds: list,
-    unreadable: list,
-    out: Path,
-    analyses: list[dict] = (),
-) -> tuple[str, dict[str, str]]:
-    """The page's Markdown and its SVG plots by file name; ``analyses`` (the papers' analyses
-    of saved runs) are shown in their benchmarks' sections."""
+def build(results: Results, out: Path) -> tuple[str, dict[str, str]]:
+    """The page's Markdown and its SVG plots by file name, rendered from the results model;
+    the analyses of saved runs are shown in their benchmarks' sections."""
     page = Page(out)
-    benchmarks = lines_by_benchmark(results, sources)
-    for report in [report for _, report in embeds] + list(analyses):
-        benchmarks.setdefault(report.get("benchmark") or "other", [])
+    benchmarks = results.by_benchmark()
+    for report in [report for _, report in results.embeds] + results.analyses:
+        benchmarks.setdefault(report.get("benchmark") or OTHER, [])
     names = ordered(benchmarks)
     page.parts += [
         "# compsem results",
-        f"{len(results) + len(embeds)} result files; benchmarks: "
+        f"{len(results.runs) + len(results.embeds)} result files; benchmarks: "
         + ", ".join(f"[{markdown_text(name)}](#{markdown_anchor(name)})" for name in names)
         + ". Lines pool seeds and resampled splits only; runs that differ in any evaluation "
         "setting are separate lines (settings column). Every number links to its runs below.",
@@ -353,20 +330,23 @@ def build(
         twins(page, lines)
         spec = BENCHMARKS.get(name)
         if spec and spec.aucnorm:
-            aucnorm_table(page, name, lines)
+            aucnorm_table(page, name, lines, results.pr_curves)
         breakdowns(page, name, lines)
         labels(page, lines)
         confusions(page, lines)
         prompt_heatmaps(page, lines)
         curves(page, name, lines)
-        page.parts += analysis_parts([a for a in analyses if a.get("benchmark") == name], page.plot)
-        harm = [i for i, result in enumerate(results) if _harm_of(result, name)]
+        analyses = [a for a in results.analyses if a.get("benchmark") == name]
+        page.parts += analysis_parts(analyses, page.plot)
+        harm = [line for command, line in lines if command == "harm-detection"]
         if harm:
-            harm_lines = aggregate_harm([results[i] for i in harm], [sources[i] for i in harm])
-            page.parts.append(render_harm(harm_lines, "###"))
+            runs = [run for line in harm for run in line.runs]
+            files = [file for line in harm for file in line.files]
+            page.parts.append(render_harm(aggregate_harm(runs, files), "###"))
         if spec and spec.embedding:
-            embeddings(page, name, [e for e in embeds if e[1].get("benchmark") == name])
-    if unreadable:
-        page.parts.append(render_unreadable(unreadable))
+            embeds = [e for e in results.embeds if e[1].get("benchmark") == name]
+            embeddings(page, name, embeds)
+    if results.unreadable:
+        page.parts.append(render_unreadable(results.unreadable))
     runs_section(page)
     return "\n\n".join(page.parts) + "\n", page.plots

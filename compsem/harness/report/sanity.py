@@ -3,7 +3,7 @@ model found the right one of a statement as "necessarily" and "not necessarily" 
 
 from __future__ import annotations
 
-from compsem.harness.report.cells import model_name
+from compsem.harness.results.model import model_name
 from compsem.text.escape import markdown_text
 
 

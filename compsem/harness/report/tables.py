@@ -16,20 +16,18 @@ from compsem.harness.report.cells import (
     IN_DISTRIBUTION,
     METRICS,
     cell_note,
-    config_of,
-    family_of,
     fmt,
     fmt_cell,
     group_cell,
     interval_of,
     markdown_table,
     mean_std,
-    model_of,
 )
 from compsem.harness.report.harm import aggregate_harm, render_harm
 from compsem.harness.report.labels import CI, CI_NOTE, ci_cell, per_label, per_label_section
 from compsem.harness.report.sanity import render_sanity, sanity_lines
-from compsem.harness.results.comparable import Line, group, notes, rows_text, shared_settings
+from compsem.harness.results.comparable import Line, notes, rows_text, shared_settings
+from compsem.harness.results.model import Results
 from compsem.text.escape import Markdown, markdown_code, markdown_text
 
 
@@ -48,11 +46,10 @@ def _line_fields(line: Line) -> dict:
     }
 
 
-def aggregate_train(results: list[dict], sources=None) -> dict:
-    """Per (model, setting, evaluation): mean ± std over seeds and resampled splits, overall and
-    by group."""
+def aggregate_train(lines: list[Line]) -> dict:
+    """Per line (model, setting, evaluation): mean ± std over seeds and resampled splits,
+    overall and by group."""
     rows, by_group = [], defaultdict(dict)
-    lines = group(results, model_of, family_of, sources)
     for line in lines:
         runs = line.runs
         row = {
@@ -160,9 +157,9 @@ def twin_lines(rows: list[dict]) -> list[tuple]:
 
 
 # ---------------------------------------------------------------- learning curves --------------
-def aggregate_curves(results: list[dict], sources=None) -> list[dict]:
+def aggregate_curves(lines: list[Line]) -> list[dict]:
     curves = []
-    for line in group(results, model_of, config_of, sources):
+    for line in lines:
         # A rerun of the same curve under the same settings supersedes the earlier one.
         latest = max(range(len(line.runs)), key=lambda i: line.runs[i]["created"])
         run, summary = line.runs[latest], line.runs[latest]["scores"]["curve"]
@@ -217,12 +214,10 @@ def _notes(lines) -> list[str]:
 
 
 # ---------------------------------------------------------------- zero-shot, prompt, score -----
-def aggregate_by_class(
-    results: list[dict], metric: str, table_key: str | None = None, sources=None
-) -> dict:
-    """Per (model, config, evaluation): overall and per-group mean ± std of ``metric``."""
+def aggregate_by_class(lines: list[Line], metric: str, table_key: str | None = None) -> dict:
+    """Per line (model, config, evaluation): overall and per-group mean ± std of ``metric``."""
     columns = {}
-    for line in group(results, model_of, config_of, sources):
+    for line in lines:
         runs = line.runs
         column = {
             "overall": mean_std(r["scores"][metric] for r in runs),
@@ -296,15 +291,15 @@ def render_prompt_table(columns: dict) -> str:
     )
 
 
-def aggregate_scores(results: list[dict], sources=None) -> list[dict]:
+def aggregate_scores(lines: list[Line]) -> list[dict]:
     rows = []
-    for line in group(results, model_of, config_of, sources, shown=("method",)):
+    for line in lines:
         rows.append(
             {
                 "model": line.model,
                 "config": line.config,
                 "method": line.evaluation.get("method"),
-                "varying": line.varying,
+                "varying": line.settings_text(without=("method",)),  # a column of its own
                 **_line_fields(line),
                 **{m: mean_std(r["scores"][m] for r in line.runs) for m in ("aucnorm", "auc_50")},
                 "aucnorm_ci": interval_of([r["scores"] for r in line.runs], "aucnorm_ci"),
@@ -335,34 +330,30 @@ LIKE_TRAIN = {
 }
 
 
-def aggregate(results: list[dict], sources=None, unreadable=()) -> dict:
-    """Every section's lines; ``sources`` are the results' files (for links), ``unreadable``
-    the files that could not be read, each ``{"file", "reason"}``."""
-    sources = sources or [""] * len(results)
-    by_command = defaultdict(lambda: ([], []))
-    for result, source in zip(results, sources, strict=True):
-        by_command[result["command"]][0].append(result)
-        by_command[result["command"]][1].append(source)
+def aggregate(results: Results) -> dict:
+    """Every section's lines, from the results model (its lines of each command, every
+    benchmark's), and the files that could not be read."""
+    commands = results.commands()
     report = {}
-    if "curve" in by_command:
-        report["curve"] = aggregate_curves(*by_command["curve"])
-    if "zero-shot" in by_command:
-        runs, files = by_command["zero-shot"]
-        report["zero_shot"] = aggregate_by_class(runs, "macro_f1", sources=files)
-    if "prompt" in by_command:
-        runs, files = by_command["prompt"]
-        report["prompt"] = aggregate_by_class(runs, "weighted_f1", "per_class", files)
-    if "score" in by_command:
-        report["score"] = aggregate_scores(*by_command["score"])
+    if "curve" in commands:
+        report["curve"] = aggregate_curves(results.of_command("curve"))
+    if "zero-shot" in commands:
+        report["zero_shot"] = aggregate_by_class(results.of_command("zero-shot"), "macro_f1")
+    if "prompt" in commands:
+        lines = results.of_command("prompt")
+        report["prompt"] = aggregate_by_class(lines, "weighted_f1", "per_class")
+    if "score" in commands:
+        report["score"] = aggregate_scores(results.of_command("score"))
     for command in ("train", *LIKE_TRAIN):
-        if command in by_command:
-            report[command.replace("-", "_")] = aggregate_train(*by_command[command])
-    if "probe-likelihood" in by_command:
-        report["probe_likelihood"]["sanity"] = sanity_lines(by_command["probe-likelihood"][0])
-    if "harm-detection" in by_command:
-        report["harm_detection"] = aggregate_harm(*by_command["harm-detection"])
-    if unreadable:
-        report["unreadable"] = list(unreadable)
+        if command in commands:
+            report[command.replace("-", "_")] = aggregate_train(results.of_command(command))
+    if "probe-likelihood" in commands:
+        runs, _ = results.runs_of("probe-likelihood")
+        report["probe_likelihood"]["sanity"] = sanity_lines(runs)
+    if "harm-detection" in commands:
+        report["harm_detection"] = aggregate_harm(*results.runs_of("harm-detection"))
+    if results.unreadable:
+        report["unreadable"] = list(results.unreadable)
     return report
 
 

@@ -1,3 +1,4 @@
-"""What a run leaves: result and per-row files (``files``), scores overall and per group
-(``scores``), which runs may share a line (``comparable``) and the command that reruns one
-(``reproduce``)."""
+"""What a run leaves and how runs are read back: result and per-row files (``files``), scores
+overall and per group with their intervals (``scores``, ``intervals``), which runs may share a
+line (``comparable``), the one results model every report renders (``model``: files read once,
+runs grouped once) and the command that reruns a run (``reproduce``)."""

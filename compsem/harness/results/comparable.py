@@ -138,6 +138,22 @@ class Line:
     notes: list[str] = field(default_factory=list)
     # Runs left out as repeats of a seed a later run of the line holds: (file, result).
     repeats: list[tuple[str, dict]] = field(default_factory=list)
+    # The settings that tell this line apart from its neighbours, by name, and a last-resort
+    # "line N" where nothing does.
+    varying_names: list[str] = field(default_factory=list)
+    suffix: str = ""
+
+    def settings_text(self, without=()) -> str:
+        """The settings that tell this line apart (its ``varying``), less those a table shows
+        in a column of its own (``without``)."""
+        parts = [
+            f"{name} {_text(self.evaluation.get(name))}"
+            for name in self.varying_names
+            if name not in without
+        ]
+        parts += [f"build {self.build}"] if self.build else []
+        parts += [self.suffix] if self.suffix else []
+        return ", ".join(parts)
 
     @property
     def rows(self) -> dict:
@@ -145,9 +161,9 @@ class Line:
         return {"min": min(counts, default=None), "max": max(counts, default=None)}
 
 
-def group(results: list[dict], model_of, config_of, sources=None, shown=()) -> list[Line]:
+def group(results: list[dict], model_of, config_of, sources=None) -> list[Line]:
     """Lines of comparable runs, sorted by model, config and setting, each labelled with the
-    settings that tell it apart from the others (``shown`` ones have a column of their own)."""
+    settings that tell it apart from the others."""
     sources = list(sources) if sources else [""] * len(results)
     buckets: dict[tuple, list[int]] = {}
     settings: dict[tuple, dict] = {}
@@ -172,7 +188,7 @@ def group(results: list[dict], model_of, config_of, sources=None, shown=()) -> l
                 line.build = split[1][number]
             _drop_repeats(line)
             ordered.append(line)
-    _label(ordered, shown)
+    _label(ordered)
     return ordered
 
 
@@ -286,13 +302,11 @@ def _where(file: str, run: dict) -> str:
     return f"{file or 'a result of ' + str(run.get('created'))}{scored}"
 
 
-def _label(ordered: list[Line], shown) -> None:
+def _label(ordered: list[Line]) -> None:
     """Each line's ``varying`` (the settings that tell it apart) and ``label``, unique."""
     names = {name for line in ordered for name in line.evaluation}
     varying = sorted(
-        name
-        for name in names - set(shown)
-        if len({_key(line.evaluation.get(name)) for line in ordered}) > 1
+        name for name in names if len({_key(line.evaluation.get(name)) for line in ordered}) > 1
     )
     chosen = [name for name in varying if name not in RESTATING]
     for name in (name for name in RESTATING if name in varying):
@@ -300,16 +314,16 @@ def _label(ordered: list[Line], shown) -> None:
             chosen.append(name)
     chosen = [name for name in varying if name in chosen]
     for line in ordered:
-        parts = [f"{name} {_text(line.evaluation.get(name))}" for name in chosen]
-        parts += [f"build {line.build}"] if line.build else []
-        line.varying = ", ".join(parts)
+        line.varying_names = chosen
+        line.varying = line.settings_text()
         line.label = " · ".join(part for part in (line.model, line.config, line.varying) if part)
     counts: dict[str, int] = {}
     for line in ordered:  # a last resort: labels key the report's columns
         counts[line.label] = counts.get(line.label, 0) + 1
         if counts[line.label] > 1:
-            line.varying += f"{', ' if line.varying else ''}line {counts[line.label]}"
-            line.label += f" · line {counts[line.label]}"
+            line.suffix = f"line {counts[line.label]}"
+            line.varying = line.settings_text()
+            line.label += f" · {line.suffix}"
 
 
 def _distinct(lines: list[Line], names: list[str]) -> bool:

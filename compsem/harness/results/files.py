@@ -8,6 +8,7 @@ import json
 import math
 import platform
 from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
 from importlib import metadata
 from pathlib import Path
 
@@ -17,6 +18,10 @@ from compsem.files.ownership import OutputFolderError, check_claimable, claim_fi
 
 SCHEMA_VERSION = 1
 MARKER = "compsem_result"
+# What marks a file of the papers' analyses of saved runs (``compsem subwords``).
+ANALYSIS_MARKER = "compsem_analysis"
+# Beside a score result: its precision-recall curve.
+PR_CURVE = "-pr-curve.json"
 SUMMARY = "summary.md"
 COMMANDS = (
     "train",
@@ -202,13 +207,33 @@ def row_ids(split) -> list:
     return list(split["id"]) if "id" in split.column_names else list(range(len(split)))
 
 
-def read_result_files(paths) -> tuple[list[dict], list[str], list[tuple[str, dict]], list[dict]]:
-    """Every result file under the given folders (recursively) or files, validated: the
-    results, their files, ``compsem embed`` reports (file, report), and the files a folder holds
-    that could not be read as a result (truncated or unreadable JSON, or a result that fails
-    validation), each ``{"file", "reason"}``, so a report names them rather than silently
-    leaving their runs out. A file named directly must be a valid result."""
-    results, sources, embeds, unreadable = [], [], [], []
+@dataclass
+class Found:
+    """What one walk over result folders found: the results and their files, ``compsem embed``
+    reports (file, report), analyses of saved runs (each with its ``file``), and the files that
+    could not be read, each ``{"file", "reason"}``."""
+
+    results: list[dict] = field(default_factory=list)
+    sources: list[str] = field(default_factory=list)
+    embeds: list[tuple[str, dict]] = field(default_factory=list)
+    analyses: list[dict] = field(default_factory=list)
+    unreadable: list[dict] = field(default_factory=list)
+    # The precision-recall curves beside score results, by result file.
+    pr_curves: dict[str, dict] = field(default_factory=dict)
+
+
+def pr_curve_path(result_file: str | Path) -> Path:
+    """Where a score result's precision-recall curve sits: beside it."""
+    return Path(result_file).with_name(Path(result_file).stem + PR_CURVE)
+
+
+def read_result_files(paths) -> Found:
+    """Every result file under the given folders (recursively) or files, validated, with the
+    embed reports and analyses found on the way, and the files a folder holds that could not be
+    read as a result (truncated or unreadable JSON, or a result that fails validation), so a
+    report names them rather than silently leaving their runs out. A file named directly must
+    be a valid result. Each file is read once."""
+    found = Found()
     for path in map(Path, paths):
         if not path.exists():
             raise ValueError(f"no such run folder or result file: {path}")
@@ -219,28 +244,33 @@ def read_result_files(paths) -> tuple[list[dict], list[str], list[tuple[str, dic
             except ValueError as error:
                 if not path.is_dir():
                     raise
-                unreadable.append({"file": str(file), "reason": _reason(error, file)})
+                found.unreadable.append({"file": str(file), "reason": _reason(error, file)})
                 continue
             if kind == "result":
-                results.append(payload)
-                sources.append(str(file))
+                found.results.append(payload)
+                found.sources.append(str(file))
                 rows = rows_path(file)
                 if rows.exists() or rows.is_symlink():
                     try:  # its rows are read later (report's answers): refuse a bad one now
                         check_file(rows, "rows")
                     except UnreadableFile as error:
-                        unreadable.append({"file": str(rows), "reason": _reason(error, rows)})
+                        found.unreadable.append({"file": str(rows), "reason": _reason(error, rows)})
             elif kind == "embed":
-                embeds.append((str(file), payload))
+                found.embeds.append((str(file), payload))
+            elif kind == "analysis":
+                found.analyses.append({**payload, "file": str(file)})
+            elif kind == "pr-curve":
+                result = file.with_name(file.name.removesuffix(PR_CURVE) + ".json")
+                found.pr_curves[str(result)] = payload
             elif not path.is_dir():
                 raise ValueError(f"{file} is not a compsem result file")
-    if not results and not embeds:
-        problems = "".join(f"; {item['file']}: {item['reason']}" for item in unreadable)
+    if not found.results and not found.embeds:
+        problems = "".join(f"; {item['file']}: {item['reason']}" for item in found.unreadable)
         raise ValueError(
             f"no compsem result files under {', '.join(map(str, paths))}: pass the --out folders "
             f"of train, curve, zero-shot, prompt, score, llm or embed runs{problems}"
         )
-    return results, sources, embeds, unreadable
+    return found
 
 
 def _reason(error: Exception, file: Path) -> str:
@@ -249,9 +279,10 @@ def _reason(error: Exception, file: Path) -> str:
 
 
 def _read_result(file: Path) -> tuple[str | None, dict | None]:
-    """("result", the validated result) or ("embed", a ``compsem embed`` report) in ``file``;
-    (None, None) for JSON that is neither (a folder may hold other JSON); one ValueError for a
-    file that cannot be read or parsed."""
+    """("result", the validated result), ("embed", a ``compsem embed`` report),
+    ("analysis", an analysis of saved runs) or ("pr-curve", a score result's precision-recall
+    curve) in ``file``; (None, None) for JSON that is none of them (a folder may hold other
+    JSON); one ValueError for a file that cannot be read or parsed."""
     payload = read_json(file, "result")  # a regular file, bounded; one ValueError if not
     if isinstance(payload, dict) and MARKER in payload:
         return "result", validate_result(payload, str(file))
@@ -259,9 +290,15 @@ def _read_result(file: Path) -> tuple[str | None, dict | None]:
         if not isinstance(payload.get("models"), list):
             raise ValueError(f"{file} is a compsem embed report without its models")
         return "embed", payload
+    if isinstance(payload, dict) and payload.get(ANALYSIS_MARKER) and "points" in payload:
+        return "analysis", payload
+    if file.name.endswith(PR_CURVE):
+        if not (isinstance(payload, dict) and {"recall", "precision"} <= set(payload)):
+            raise ValueError(f"{file} is a precision-recall curve without its recall and precision")
+        return "pr-curve", payload
     return None, None
 
 
 def read_results(paths) -> list[dict]:
     """The results of ``read_result_files``."""
-    return read_result_files(paths)[0]
+    return read_result_files(paths).results

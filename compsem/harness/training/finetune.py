@@ -18,7 +18,6 @@ from compsem.harness.data.encode import encode
 from compsem.harness.data.sampling import cap
 from compsem.harness.models.device import Placement, resolve
 from compsem.harness.models.loading import default_model
-from compsem.harness.report.cells import model_name
 from compsem.harness.report.plots import curve_plot
 from compsem.harness.report.summary import summarise
 from compsem.harness.results.files import (
@@ -28,6 +27,7 @@ from compsem.harness.results.files import (
     write_result,
     write_rows,
 )
+from compsem.harness.results.model import model_name
 from compsem.harness.training.classifier import evaluate_classifier, train_one, train_settings
 from compsem.harness.training.trainer import (
     TrainSettings,
