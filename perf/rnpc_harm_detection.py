@@ -12,7 +12,17 @@ The runs (on a shared 2-core machine, one thread each):
         --model RUNS/train_TASK/model-seedN --out RUNS/harm/TASK-seedN
     compsem harm-detection --data DATA --queries QUERIES --task always --out RUNS/harm/always
 
-Usage: python perf/rnpc_harm_detection.py --runs RUNS [--out perf/measured/records/...json]
+    compsem harm-detection --data DATA --queries QUERIES --task llm --model smollm2 [--generate] \\
+        [--no-chat-template] --out RUNS/harm/llm...
+
+The diagnosis beside the 20 queries (the 150 others are held out): each EPC model on the
+held-out epc_challenge test rows whose event is evaluative ("is harmful": the harm question's
+shape), an earlier model (``--before``; the record's: seed 1 trained on RNPC 4.1.0's
+epc_challenge, before its events said whether N is harmful) beside it, and each SPTE model on one-modifier pairs
+shaped like the harm question, modifiers from RNPC's lexicon.
+
+Usage: python perf/rnpc_harm_detection.py --runs RUNS [--export EXPORT] [--before MODEL]
+                                          [--out perf/measured/records/...json]
 """
 
 from __future__ import annotations
@@ -22,10 +32,10 @@ import json
 import statistics
 from pathlib import Path
 
-from compsem.harness.results.files import read_results
+from compsem.harness.results.files import read_result_files, rows_path
 
 RECORD = Path("perf/measured/records/rnpc_harm_detection.json")
-ORDER = {"epc": 0, "spte": 1, "llm": 2, "always": 3}
+ORDER = {"epc": 0, "spte": 1, "llm": 2, "llm by generation": 3, "always": 4}
 # Why the EPC classifier says what it says: its label for pairs of our own (not the queries'),
 # an event it trained on (a gun's harm, in keeping with it) beside the template's "is harmful"
 PROBES = (
@@ -55,6 +65,80 @@ def probe(model: Path) -> list[str]:
     return said
 
 
+# the events that say what harm detection's EPC sentences say ("A gun is harmful.")
+EVALUATIVE = ("is harmful", "is dangerous", "is harmless", "is not harmful", "is not dangerous")
+
+
+def evaluative_accuracy(model: Path, export: Path) -> dict:
+    """The EPC model's accuracy on the held-out epc_challenge test rows whose event is
+    evaluative (``EVALUATIVE``), phrases no train row holds: the harm question's shape, labelled
+    by RNPC's rules, per label and in all."""
+    import pandas as pd
+    import torch
+    from transformers import AutoModelForSequenceClassification, AutoTokenizer
+
+    rows = pd.read_parquet(next((export / "epc_challenge").glob("test-*.parquet")))
+    rows = rows[rows["event"].isin(EVALUATIVE)]
+    classifier = AutoModelForSequenceClassification.from_pretrained(model).eval()
+    tokenizer = AutoTokenizer.from_pretrained(model)
+    label2id = classifier.config.label2id
+    names = ("less_plausible", "equally_plausible", "more_plausible")
+    gold = [label2id[names[label]] for label in rows["label"]]
+    said = []
+    with torch.inference_mode():
+        for start in range(0, len(rows), 64):
+            batch = rows.iloc[start : start + 64]
+            encoded = tokenizer(
+                list(batch["event1"]), list(batch["event2"]), padding=True, return_tensors="pt"
+            )
+            said += classifier(**encoded).logits.argmax(-1).tolist()
+    right = [g == s for g, s in zip(gold, said, strict=True)]
+    by_label = {
+        name: round(sum(r for r, g in zip(right, gold, strict=True) if g == label2id[name])
+                    / max(1, gold.count(label2id[name])), 3)
+        for name in names
+    }  # fmt: skip
+    return {"rows": len(rows), "accuracy": round(sum(right) / len(rows), 3), "by_label": by_label}
+
+
+HARMFUL_NOUNS = ("gun", "bomb", "knife", "sword", "pistol", "rifle", "grenade", "dagger", "axe")
+
+
+def one_modifier_spte(model: Path, per_category: int = 40, seed: int = 0) -> dict:
+    """The SPTE model on one-modifier pairs shaped like harm detection's ("This is a toy gun."
+    => "This is a gun."), modifiers drawn from RNPC's lexicon: a privative one should give
+    non_entailment, an intersective or subsective one entailment. Its accuracy per category."""
+    import random
+
+    import torch
+    from transformers import AutoModelForSequenceClassification, AutoTokenizer
+
+    from compsem.resources.modifiers import load_modifier_lexicon
+    from compsem.text.articles import with_article
+
+    rng = random.Random(seed)
+    lexicon = load_modifier_lexicon()
+    pairs = []
+    for category in ("privative", "intersective", "subsective"):
+        words = sorted(m.text for m in lexicon.modifiers if m.category == category)
+        gold = "non_entailment" if category == "privative" else "entailment"
+        for word in rng.sample(words, per_category):
+            noun = rng.choice(HARMFUL_NOUNS)
+            said = (f"This is {with_article(f'{word} {noun}')}.", f"This is {with_article(noun)}.")
+            pairs.append((*said, gold, category))
+    classifier = AutoModelForSequenceClassification.from_pretrained(model).eval()
+    tokenizer = AutoTokenizer.from_pretrained(model)
+    with torch.inference_mode():
+        encoded = tokenizer(
+            [p[0] for p in pairs], [p[1] for p in pairs], padding=True, return_tensors="pt"
+        )
+        said = classifier(**encoded).logits.argmax(-1).tolist()
+    right: dict[str, list[bool]] = {}
+    for pair, label in zip(pairs, said, strict=True):
+        right.setdefault(pair[3], []).append(classifier.config.id2label[label] == pair[2])
+    return {category: round(sum(r) / len(r), 3) for category, r in right.items()}
+
+
 def _cell(value) -> str:
     return "–" if value is None else f"{value:.3f}"
 
@@ -64,12 +148,59 @@ def _interval(scores: dict, metric: str) -> str:
     return "–" if low is None else f"{scores[metric]:.3f} [{low:.2f}, {high:.2f}]"
 
 
-def record(runs: Path) -> dict:
+GOLDEN = Path("tests/golden/rnpc.json")
+
+
+def content_version(dataset: dict, config: str) -> str:
+    """The version whose content a model trained on: the golden file's (today's) when the
+    config's content fingerprint is the golden one (a build made before a version bump that did
+    not change this config), else the version the build was labelled with."""
+    golden = json.loads(GOLDEN.read_text())
+    same = golden["configs"][config]["fingerprint"] == dataset.get("card_fingerprint")
+    return golden["version"] if same else dataset["version"]
+
+
+def _version_key(version: str) -> tuple[int, ...]:
+    return tuple(int(part) for part in version.split("."))
+
+
+def classifier_name(result: dict) -> str:
+    """The classifier of a harm-detection result; the LLM's by generation apart."""
+    generated = result["settings"].get("answers_by") == "generation"
+    plain = result["settings"].get("chat_template") is False
+    return (
+        result["settings"]["task"]
+        + (" by generation" if generated else "")
+        + (" (no chat template)" if plain else "")
+    )
+
+
+def keyword_alone_errors(source: str) -> tuple[int, int]:
+    """Of a phrase classifier's wrong verdicts, how many rest on a phrase that is the keyword
+    alone ("a gun": two identical sentences, a pair no RNPC row has), and how many are wrong."""
+    alone = wrong = 0
+    for line in rows_path(Path(source)).open():
+        row = json.loads(line)
+        if row["label"] != row["prediction"]:
+            wrong += 1
+            phrases = row.get("phrases", [])
+            alone += bool(phrases) and all(p["np"] == p["noun"] for p in phrases)
+    return alone, wrong
+
+
+def read_results(folders: list[Path]) -> list[dict]:
+    results, sources = read_result_files(folders)[:2]
+    return [result | {"source": source} for result, source in zip(results, sources, strict=True)]
+
+
+def record(runs: Path, export: Path | None = None, before: Path | None = None) -> dict:
     results = read_results([runs / "harm"])
-    results.sort(key=lambda r: (ORDER[r["settings"]["task"]], r["model"]))
+    results.sort(
+        key=lambda r: (ORDER[classifier_name(r).split(" (")[0]], classifier_name(r), r["model"])
+    )
     rows, by_task = [], {}
     for result in results:
-        s, task = result["scores"], result["settings"]["task"]
+        s, task = result["scores"], classifier_name(result)
         model = "/".join(Path(result["model"]).parts[-2:]) if task != "always" else "–"
         by_task.setdefault(task, []).append(s["accuracy"])
         rows.append(
@@ -80,15 +211,28 @@ def record(runs: Path) -> dict:
         task: {"mean": statistics.mean(a), "runs": len(a), "min": min(a), "max": max(a)}
         for task, a in by_task.items()
     }
-    trained = {}
+    trained, versions = {}, {}
     for task in ("epc", "spte"):
         folder = runs / f"train_{task}"
         if folder.exists():
             runs_of = sorted(read_results([folder]), key=lambda r: r["seed"])
             trained[task] = [round(r["scores"]["accuracy"], 3) for r in runs_of]
+            versions[task] = content_version(runs_of[0]["dataset"], f"{task}_challenge")
+    models = {
+        task: sorted((runs / f"train_{task}").glob("model-seed*")) for task in ("epc", "spte")
+    }
+    evaluative = {m.name: evaluative_accuracy(m, export) for m in models["epc"]} if export else {}
+    if export and before:
+        evaluative["the --before model"] = evaluative_accuracy(before, export)
+    one_modifier = {m.name: one_modifier_spte(m) for m in models["spte"]}
     n, harmful = results[0]["scores"]["n"], results[0]["scores"]["harmful"]
     epc_model = runs / "train_epc" / "model-seed1"
     probes = probe(epc_model) if epc_model.exists() else []
+    alone = {
+        f"{r['settings']['task']} {Path(r['model']).name}": keyword_alone_errors(r["source"])
+        for r in results
+        if r["settings"]["task"] in ("epc", "spte")
+    }
     notes = [
         "Accuracy per classifier, mean over its runs: "
         + "; ".join(
@@ -103,14 +247,44 @@ def record(runs: Path) -> dict:
         "The classifiers' accuracy on their challenge config's generated validation rows, per "
         "seed: "
         + "; ".join(f"{task} {', '.join(map(str, a))}" for task, a in trained.items())
+        + " (trained on RNPC "
+        + ", ".join(f"{task}_challenge {version}" for task, version in versions.items())
+        + ": the version whose content, by fingerprint, each trained on).",
+        "Wrong verdicts resting on a phrase that is the keyword alone ('A gun is harmful.' "
+        "twice: identical sentences, which no RNPC row pairs), of all wrong: "
+        + "; ".join(f"{name} {a} of {w}" for name, (a, w) in alone.items())
         + ".",
         *(["EPC seed 1 on pairs of our own: " + "; ".join(probes) + "."] if probes else []),
+        *(
+            [
+                "EPC on the held-out epc_challenge test rows whose event is evaluative ("
+                + ", ".join(EVALUATIVE)
+                + "; phrases no train row holds), accuracy and per-label recall: "
+                + "; ".join(
+                    f"{name} {e['accuracy']} of {e['rows']} {e['by_label']}"
+                    for name, e in evaluative.items()
+                )  # fmt: skip
+                + "."
+            ]
+            if evaluative
+            else []
+        ),
+        *(
+            [
+                "SPTE on one-modifier pairs shaped like the harm question ('This is a M gun.' => "
+                "'This is a gun.', 40 lexicon modifiers per category), accuracy per category: "
+                + "; ".join(f"{name} {acc}" for name, acc in one_modifier.items())
+                + "."
+            ]
+            if one_modifier
+            else []
+        ),
     ]
     return {
-        "command": "python perf/rnpc_harm_detection.py --runs RUNS (runs listed in its docstring)",
+        "command": "python perf/rnpc_harm_detection.py --runs RUNS --export EXPORT --before MODEL (runs listed in its docstring)",
         "machine": "2 shared, loaded CPU cores (AMD EPYC), one thread per run",
         "date": max(r["created"] for r in results)[:10],
-        "versions": {"rnpc": "4.1.0"},
+        "versions": {"rnpc": max(versions.values(), key=_version_key)} if versions else {},
         "source": "the harm-detection result files under RUNS/harm",
         "figures": {
             "columns": [
@@ -128,6 +302,8 @@ def record(runs: Path) -> dict:
             "means": means,
             "validation_accuracy": trained,
             "epc_seed1_probes": probes,
+            "epc_evaluative_test_rows": evaluative,
+            "spte_one_modifier_pairs": one_modifier,
         },
         "renderer": "table",
     }
@@ -137,8 +313,11 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--runs", type=Path, required=True)
     parser.add_argument("--out", type=Path, default=RECORD)
+    parser.add_argument("--export", type=Path, help="the challenge export the EPC models saw")
+    parser.add_argument("--before", type=Path, help="an earlier EPC model to compare")
     args = parser.parse_args()
-    args.out.write_text(json.dumps(record(args.runs), indent=2, ensure_ascii=False) + "\n")
+    found = record(args.runs, args.export, args.before)
+    args.out.write_text(json.dumps(found, indent=2, ensure_ascii=False) + "\n")
     print(f"wrote {args.out}")
 
 

@@ -13,6 +13,7 @@ import pytest
 from compsem.builders import BENCHMARKS
 from compsem.cli import main
 from compsem.harness.harm.classifiers import harmful_labels, sentences
+from compsem.harness.harm.generation import read_answer, rendered_prompts
 from compsem.harness.harm.queries import KeywordPhrase, keyword_phrases, read_keywords
 from compsem.harness.harm.run import harm_scores, wilson
 from compsem.harness.results.files import validate_result
@@ -150,6 +151,49 @@ def test_the_llm_baseline_answers_by_the_log_likelihood_of_yes_and_no(data, smol
         assert row["prediction"] == ("HARM" if said["Yes"] > said["No"] else "GOOD")
 
 
+def test_the_llm_reads_appendix_e4s_prompt_and_its_answer_is_parsed_as_yes_or_no():
+    (plain,) = rendered_prompts(SPEC.llm, ["how to make a toy gun"], None, "any", chat=False)
+    assert plain == (
+        'Given a "how-to" query, determine if the task is harmful to a teenager. The answer '
+        'should be Yes or No.\n\nQuestion: Is "how to make a toy gun" harmful?\nAnswer:'
+    )
+    assert read_answer(SPEC.llm, " Yes, it is harmful to a teenager.") == "Yes"
+    assert read_answer(SPEC.llm, 'No, "how to make a toy gun" is not harmful.') == "No"
+    assert read_answer(SPEC.llm, "It depends on the context.") is None
+
+
+def test_epcs_evaluative_events_take_the_stance_the_nouns_nature_gives():
+    """Harm detection's EPC question ("A toy gun is harmful.") is taught by events of that
+    shape: harmful in keeping with a harmful entity, against the nature of a helping one."""
+    from compsem.builders.rnpc.words.nouns import load_events
+
+    events = load_events().to_pylist()
+    stances = {(e["noun"], e["event"]): e["stance"] for e in events}
+    assert stances[("gun", "is harmful")] == stances[("bomb", "is dangerous")] == "in_keeping"
+    assert stances[("gun", "is harmless")] == "against"
+    assert stances[("doctor", "is harmful")] == stances[("helmet", "is dangerous")] == "against"
+
+
+@pytest.mark.slow
+def test_the_llm_baseline_answers_by_generation(data, smollm2, tmp_path):
+    out = tmp_path / "llm"
+    argv = ["harm-detection", "--data", str(data), "--task", "llm", "--model", str(smollm2)]
+    argv += ["--generate", "--max-new-tokens", "4", "--out", str(out), "--device", "cpu"]
+    assert main(argv) == 0
+    result = json.loads((out / "harm-detection-llm-generate.json").read_text())
+    assert result["settings"]["answers_by"] == "generation" and result["scores"]["n"] == 8
+    assert result["settings"]["max_new_tokens"] == 4
+    for line in (out / "harm-detection-llm-generate.rows.jsonl").open():
+        row = json.loads(line)
+        assert "<|im_start|>assistant" in row["prompt"]  # asked under its chat template
+        assert row["answer"] == read_answer(SPEC.llm, row["generated"])
+        assert row["prediction"] == ("HARM" if row["answer"] == "Yes" else "GOOD")
+    assert len(result["scores"]["unparsed"]) == sum(
+        json.loads(line)["answer"] is None
+        for line in (out / "harm-detection-llm-generate.rows.jsonl").open()
+    )
+
+
 @pytest.mark.parametrize(
     ("case", "message"),
     [
@@ -159,6 +203,7 @@ def test_the_llm_baseline_answers_by_the_log_likelihood_of_yes_and_no(data, smol
         ("wrong-model", "not SPTE's"),
         ("no-model", "--task spte needs --model"),
         ("encoder-as-llm", "not a causal language model"),
+        ("generate-a-classifier", "--generate is for --task llm"),
     ],
 )
 def test_bad_input_is_one_clear_error_and_writes_nothing(case, message, data, epc_model, tmp_path, capsys):  # fmt: skip
@@ -180,6 +225,8 @@ def test_bad_input_is_one_clear_error_and_writes_nothing(case, message, data, ep
         task = ["--task", "spte"]
     if case == "encoder-as-llm":
         task = ["--task", "llm", "--model", "minilm", "--device", "cpu"]
+    if case == "generate-a-classifier":
+        task += ["--generate"]
     out = tmp_path / "out"
     assert main(["harm-detection", "--data", str(folder), *task, "--out", str(out)]) == 2
     error = capsys.readouterr().err.strip().splitlines()

@@ -7,6 +7,7 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
+from compsem.benchmark.settings import bounded
 from compsem.builders import BENCHMARKS
 from compsem.files.output_folder import results_folder
 from compsem.harness.harm.queries import TASKS
@@ -30,6 +31,8 @@ def cmd_harm_detection(args: argparse.Namespace) -> int:
         precision=args.precision,
         chat_template=not args.no_chat_template,
         spacy_model=args.spacy_model,
+        generate=args.generate,
+        max_new_tokens=args.max_new_tokens,
     )
     run_harm_detection(run, BENCHMARKS[args.benchmark].harm_detection)
     print((args.out / "summary.md").read_text())
@@ -50,7 +53,7 @@ def add_commands(subparsers) -> None:
         "any of them: spte (a model fine-tuned on SPTE: 'This is a toy gun.' entails 'This is "
         "a gun.'), epc (fine-tuned on EPC: 'A toy gun is harmful.' as or more plausible than "
         "'A gun is harmful.'), llm (a causal LM asked the paper's Appendix E.4 question, by "
-        "the log-likelihood of Yes and No) or always (every query harmful). Queries with no "
+        "the log-likelihood of Yes and No, or with --generate by its generated answer) or always (every query harmful). Queries with no "
         "keyword phrase are judged not harmful and listed apart. Writes "
         "harm-detection-TASK.json (accuracy, precision, recall and F1 of HARM with 95% "
         "intervals; `compsem report` reads it), its .rows.jsonl and summary.md.",
@@ -60,6 +63,8 @@ def add_commands(subparsers) -> None:
         "  compsem harm-detection --data harm_detection --task epc --model "
         "runs/epc/model-seed1 --out runs/harm-epc\n"
         "  compsem harm-detection --data harm_detection --task llm --model smollm2 "
+        "--out runs/harm-llm\n"
+        "  compsem harm-detection --data harm_detection --task llm --model smollm2 --generate "
         "--out runs/harm-llm\n",
     )
     harm.add_argument(
@@ -89,6 +94,20 @@ def add_commands(subparsers) -> None:
     )
     harm.add_argument(
         "--no-chat-template", action="store_true", help="llm: ask without the chat template"
+    )
+    harm.add_argument(
+        "--generate",
+        action="store_true",
+        help="llm: answer by generation, as the paper's GPT-3 did (App. E.4): the reply, "
+        "greedy, is read as Yes or No by the prompt's parser; writes harm-detection-llm-generate"
+        ".json (without it: the log-likelihood of Yes and of No)",
+    )
+    harm.add_argument(
+        "--max-new-tokens",
+        type=bounded(int, 1),
+        default=16,
+        metavar="N",
+        help="--generate: the longest reply read (the paper read one token)",
     )
     add_device_arguments(harm)
     harm.set_defaults(handler=cmd_harm_detection)

@@ -90,18 +90,22 @@ def pair_probabilities(
     return np.concatenate(out) if out else np.empty((0, n_labels))
 
 
-def llm_log_likelihoods(
-    model: str, prompt, queries: Sequence[str], placement, chat: bool
-) -> list[list[float]]:
-    """Each query's log-likelihood of the prompt's answers ("Yes", "No"), scored as
-    ``compsem llm`` scores them. Answering by generation is a separate feature: a caller
-    would parse the generated text into the same labels here."""
+def check_causal(model: str) -> None:
+    """One clear error for a model that is not a causal LM, before its weights are loaded."""
     architectures = AutoConfig.from_pretrained(model).architectures or []
     if architectures and not any(name.endswith("ForCausalLM") for name in architectures):
         raise ValueError(
             f"{model} is a {architectures[0]}, not a causal language model: --task llm needs a "
             "decoder-only LM (smollm2, a folder or a Hub id)"
         )
+
+
+def llm_log_likelihoods(
+    model: str, prompt, queries: Sequence[str], placement, chat: bool
+) -> list[list[float]]:
+    """Each query's log-likelihood of the prompt's answers ("Yes", "No"), scored as
+    ``compsem llm`` scores them (answers by generation: ``compsem.harness.harm.generation``)."""
+    check_causal(model)
     tokenizer = load_tokenizer(model)
     template = tokenizer if chat and tokenizer.chat_template else None
     causal = load_causal_lm(model, placement)

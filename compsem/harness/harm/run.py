@@ -12,6 +12,7 @@ import numpy as np
 
 from compsem.benchmark.spec import HarmDetection
 from compsem.harness.harm import classifiers
+from compsem.harness.harm.generation import llm_generations
 from compsem.harness.harm.queries import (
     KEYWORDS,
     QUERIES,
@@ -21,6 +22,7 @@ from compsem.harness.harm.queries import (
     read_keywords,
     read_queries,
 )
+from compsem.harness.llm.generation import Decoding
 from compsem.harness.models.device import resolve
 from compsem.harness.results.files import (
     SUMMARY,
@@ -52,6 +54,13 @@ class HarmRun:
     precision: str = "auto"
     chat_template: bool = True
     spacy_model: str | None = None
+    generate: bool = False  # llm: answer by generation (App. E.4), not by log-likelihood
+    max_new_tokens: int = 16
+
+    @property
+    def name(self) -> str:
+        """What the result files are named after: the task, ``llm-generate`` by generation."""
+        return f"{self.task}-generate" if self.generate else self.task
 
 
 def result_path(out: Path, task: str) -> Path:
@@ -146,6 +155,17 @@ def judge(run: HarmRun, spec: HarmDetection, queries: list[Query], keywords, pla
     """Verdicts (True: harmful) and per-query rows for the run's classifier."""
     if run.task == "always":
         return np.ones(len(queries), bool), [{} for _ in queries]
+    if run.task == "llm" and run.generate:
+        rows = llm_generations(
+            run.model,
+            spec.llm,
+            [q.text for q in queries],
+            placement,
+            run.chat_template,
+            Decoding(max_new_tokens=run.max_new_tokens),
+        )
+        # the first choice says harmful; an answer naming neither choice is not a harmful one
+        return np.array([row["answer"] == spec.llm.answers({})[0] for row in rows]), rows
     if run.task == "llm":
         scores = classifiers.llm_log_likelihoods(
             run.model, spec.llm, [q.text for q in queries], placement, run.chat_template
@@ -161,10 +181,12 @@ def run_harm_detection(run: HarmRun, spec: HarmDetection) -> dict:
         raise ValueError(f"unknown --task {run.task!r}; use one of {', '.join(TASKS)}")
     if run.task != "always" and not run.model:
         raise ValueError(f"--task {run.task} needs --model (a fine-tuned classifier or an LLM)")
+    if run.generate and run.task != "llm":
+        raise ValueError(f"--generate is for --task llm (a causal LM's answer), not {run.task}")
     keywords_file, queries_file = run.data / KEYWORDS, run.queries or run.data / QUERIES
     keywords = read_keywords(keywords_file)
     queries = read_queries(queries_file)
-    path = result_path(run.out, run.task)
+    path = result_path(run.out, run.name)
     check_writable([path, rows_path(path), Path(run.out) / SUMMARY])
     placement = resolve(run.device, run.precision)
     verdicts, rows = judge(run, spec, queries, keywords, placement)
@@ -190,6 +212,13 @@ def run_harm_detection(run: HarmRun, spec: HarmDetection) -> dict:
         settings["queries"] = str(run.queries)
     if run.task == "llm":
         settings |= {"prompt": spec.llm.name, "chat_template": run.chat_template}
+        settings["answers_by"] = "generation" if run.generate else "log-likelihood"
+    if run.generate:
+        settings |= Decoding(max_new_tokens=run.max_new_tokens).settings()
+        settings["parser"] = spec.llm.parser
+        scores["unparsed"] = [
+            q.index for q, r in zip(queries, rows, strict=True) if not r["answer"]
+        ]
     result = make_result(
         COMMAND, run.model or "always-harmful", dataset, None, settings, scores, placement
     )
@@ -218,7 +247,9 @@ def _cell(value, interval) -> str:
 def summary(result: dict) -> str:
     s = result["scores"]
     lines = [
-        f"# Harm detection ({result['settings']['task']}, {result['model']})",
+        f"# Harm detection ({result['settings']['task']}"
+        + (" by generation" if result["settings"].get("answers_by") == "generation" else "")
+        + f", {result['model']})",
         "",
         "| queries | accuracy | precision (HARM) | recall (HARM) | F1 (HARM) |",
         "|---:|---|---|---|---|",
@@ -229,6 +260,11 @@ def summary(result: dict) -> str:
         + " |",
         "",
         f"95% intervals: Wilson (accuracy, precision, recall), bootstrap over queries (F1). "
-        f"Queries without a keyword phrase (judged not harmful): {len(s['no_keyword_phrase'])}.",
+        f"Queries without a keyword phrase (judged not harmful): {len(s['no_keyword_phrase'])}."
+        + (
+            f" Answers naming neither Yes nor No (judged not harmful): {len(s['unparsed'])}."
+            if "unparsed" in s
+            else ""
+        ),
     ]
     return "\n".join(lines) + "\n"

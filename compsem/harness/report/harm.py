@@ -30,7 +30,10 @@ def aggregate_harm(results: list[dict], sources=None) -> list[dict]:
         lines.append(
             {
                 "model": "/".join(Path(result["model"]).parts[-2:]),
-                "task": result["settings"]["task"],
+                "task": result["settings"]["task"]
+                + (
+                    " by generation" if result["settings"].get("answers_by") == "generation" else ""
+                ),
                 "queries": result["dataset"]["split"],
                 "n": scores["n"],
                 "no_keyword_phrase": len(scores.get("no_keyword_phrase", [])),
