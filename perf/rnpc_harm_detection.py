@@ -189,7 +189,8 @@ def keyword_alone_errors(source: str) -> tuple[int, int]:
 
 
 def read_results(folders: list[Path]) -> list[dict]:
-    results, sources = read_result_files(folders)[:2]
+    found = read_result_files(folders)
+    results, sources = found.results, found.sources
     return [result | {"source": source} for result, source in zip(results, sources, strict=True)]
 
 

@@ -12,7 +12,7 @@ import pytest
 
 from compsem.builders import BENCHMARKS
 from compsem.cli import main
-from compsem.harness.harm.classifiers import harmful_labels, sentences
+from compsem.harness.harm.classifiers import harmful_labels, same_sentence_label, sentences
 from compsem.harness.harm.generation import read_answer, rendered_prompts
 from compsem.harness.harm.queries import KeywordPhrase, keyword_phrases, read_keywords
 from compsem.harness.harm.run import harm_scores, wilson
@@ -90,6 +90,10 @@ def test_the_classifiers_read_the_papers_sentences():
     # harmful when the phrase is as plausible as the noun, or more
     assert harmful_labels("epc", SPEC, dict(enumerate(EPC_LABELS))).tolist() == [0, 1, 1]
     assert harmful_labels("spte", SPEC, {0: "non_entailment", 1: "entailment"}).tolist() == [0, 1]
+    bare = KeywordPhrase("gun", "gun", "gun")
+    assert same_sentence_label("epc", SPEC, sentences("epc", SPEC, bare)) == "equally_plausible"
+    assert same_sentence_label("spte", SPEC, sentences("spte", SPEC, bare)) == "entailment"
+    assert same_sentence_label("epc", SPEC, sentences("epc", SPEC, toy_gun)) is None
 
 
 def test_harm_scores_and_their_intervals():
@@ -129,6 +133,13 @@ def test_epc_classifier_end_to_end_and_the_report_reads_it(data, epc_model, tmp_
             assert row["phrases"][decided]["label"] in ("equally_plausible", "more_plausible")
     gun = next(row for row in rows if row["id"] == "3")["phrases"][0]
     assert gun["sentences"] == ["A gun is harmful.", "A toy gun is harmful."]
+    assert set(gun["probabilities"]) == set(EPC_LABELS)  # the model's answer
+    # "poison" is its own keyword: one sentence twice, equally plausible by definition (no
+    # training row pairs a sentence with itself), so harmful whatever the untrained head says
+    poison = next(row for row in rows if row["id"] == "4")
+    assert poison["phrases"][0]["sentences"] == ["A poison is harmful."] * 2
+    assert poison["phrases"][0]["probabilities"] is None
+    assert poison["phrases"][0]["label"] == "equally_plausible" and poison["prediction"] == "HARM"
     said = np.array([row["prediction"] == "HARM" for row in rows])
     gold = np.array([row["label"] == "HARM" for row in rows])
     assert result["scores"]["accuracy"] == pytest.approx(np.mean(said == gold))

@@ -27,6 +27,7 @@ HARM_DETECTION = HarmDetection(
     # event 2 (the phrase) equally or more plausible than event 1 (the noun): harmful
     epc_harmful=tuple(EPC_LABELS[1:]),
     epc_labels=tuple(EPC_LABELS),
+    epc_same=EPC_LABELS[1],  # equally plausible
     llm=HARM_PROMPT,
     source="RNPC §8 and Appendix E.4",
 )

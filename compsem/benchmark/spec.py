@@ -147,6 +147,9 @@ class HarmDetection:
             (the bare noun) or more ("A gun is harmful." vs "A toy gun is harmful.").
         epc_harmful: the labels of an EPC model under which the query is harmful.
         epc_labels: every label an EPC model must have.
+        epc_same: the label of an EPC pair whose two events are one sentence (a phrase that is
+            its bare head, "a gun"): equally plausible by definition, as an SPTE pair of one
+            sentence is an entailment; such pairs are decided without the model.
         llm: the zero-shot baseline's question to a causal LM over ``{{ query }}``; its
             first choice says harmful.
         source: where the classifiers and the prompt come from.
@@ -158,6 +161,7 @@ class HarmDetection:
     epc: tuple[str, str]
     epc_harmful: tuple[str, ...]
     epc_labels: tuple[str, ...]
+    epc_same: str
     llm: LLMPrompt
     source: str = ""
 

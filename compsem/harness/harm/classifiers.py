@@ -33,6 +33,16 @@ def sentences(task: str, spec: HarmDetection, phrase: KeywordPhrase) -> tuple[st
     )
 
 
+def same_sentence_label(task: str, spec: HarmDetection, pair: tuple[str, str]) -> str | None:
+    """The label a pair of one sentence twice has by definition (a phrase that is its bare
+    head: "This is a gun." ⇒ "This is a gun." is an entailment, "A gun is harmful." is as
+    plausible as itself), else None: the model decides. No training row pairs a sentence with
+    itself, so a model's answer there says nothing of what it learned."""
+    if pair[0] != pair[1]:
+        return None
+    return spec.spte_positive if task == "spte" else spec.epc_same
+
+
 def harmful_labels(task: str, spec: HarmDetection, id2label: dict[int, str]) -> np.ndarray:
     """The model's label indices under which a query is harmful; one error for a model that
     cannot do the task (its labels are not the task's)."""

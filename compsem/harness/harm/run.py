@@ -126,13 +126,16 @@ def judge_by_phrases(run: HarmRun, spec: HarmDetection, queries: list[Query], ke
     found = [keyword_phrases(doc, keywords) for doc in nlp.pipe(q.text for q in queries)]
     model, tokenizer = classifiers.load_pair_classifier(run.model, placement)
     pairs = [classifiers.sentences(run.task, spec, p) for phrases in found for p in phrases]
-    probabilities = classifiers.pair_probabilities(model, tokenizer, pairs, placement.device)
+    defined = [classifiers.same_sentence_label(run.task, spec, pair) for pair in pairs]
+    asked = [pair for pair, label in zip(pairs, defined, strict=True) if label is None]
+    probabilities = iter(classifiers.pair_probabilities(model, tokenizer, asked, placement.device))
+    label_ids = {name: i for i, name in id2label.items()}
     verdicts, rows, at = [], [], 0
     for phrases in found:
         judged = []
         for phrase in phrases:
-            p = probabilities[at]
-            label = int(p.argmax())
+            p = next(probabilities) if defined[at] is None else None
+            label = int(p.argmax()) if p is not None else label_ids[defined[at]]
             judged.append(
                 {
                     "np": phrase.phrase,
@@ -140,7 +143,10 @@ def judge_by_phrases(run: HarmRun, spec: HarmDetection, queries: list[Query], ke
                     "keyword": phrase.keyword,
                     "sentences": list(pairs[at]),
                     "label": id2label[label],
-                    "probabilities": {id2label[i]: float(v) for i, v in enumerate(p)},
+                    # None: one sentence twice, labelled by definition, not by the model
+                    "probabilities": None
+                    if p is None
+                    else {id2label[i]: float(v) for i, v in enumerate(p)},
                     "harmful": bool(harmful[label]),
                 }
             )
