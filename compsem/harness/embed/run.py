@@ -232,6 +232,7 @@ def run_embed(
             "revision": first.revision,
             "configs": {name: data.fingerprint for name, data in loaded.items()},
         },
+        "vocabulary": vocabulary,
         "lexicon": vocabulary_summary(first.path, tests, vocabulary, revision),
         "phrase_sets": {s.name: len(s.phrases) for s in sets},
         "models": rows,

@@ -19,6 +19,7 @@ from pathlib import Path
 from compsem.builders import BENCHMARKS
 from compsem.files.bounded_read import read_json
 from compsem.harness.analysis.page import analysis_parts
+from compsem.harness.analysis.reference import reference_parts
 from compsem.harness.report import svg
 from compsem.harness.report.cells import fmt, fmt_interval, interval_of, markdown_table, mean_std
 from compsem.harness.report.harm import aggregate_harm, render_harm
@@ -350,6 +351,9 @@ def build(
         )
         if lines:
             leaderboard(page, lines)
+        page.parts += reference_parts(
+            name, lines, [e for e in embeds if e[1].get("benchmark") == name], page.anchor
+        )
         twins(page, lines)
         spec = BENCHMARKS.get(name)
         if spec and spec.aucnorm:
