@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 from collections import Counter
 
 import pyarrow as pa
@@ -21,9 +20,10 @@ from compsem.builders.rnpc.config import (
 )
 from compsem.builders.rnpc.generation import generation_key, load_inputs, task_splits
 from compsem.builders.rnpc.harm_detection import HARM_DETECTION
-from compsem.builders.rnpc.labels.agreement import rule_agreement
+from compsem.builders.rnpc.labels.agreement import export_files, rule_agreement
 from compsem.builders.rnpc.labels.catalogue import RULES
 from compsem.builders.rnpc.llm_prompts import LLM_PROMPTS, SANITY_PAIRS
+from compsem.builders.rnpc.paper_results import PAPER_RESULTS
 from compsem.builders.rnpc.shortcut_balance import SINGLE_SHARE, SPTE_SINGLE_SHARE
 from compsem.builders.rnpc.tasks import ABSTRACT_WEIGHTS, TASKS
 from compsem.resources.modifiers import CATEGORIES
@@ -340,13 +340,6 @@ def provenance(config: RnpcConfig) -> dict:
     }
 
 
-def export_files(config: RnpcConfig, provenance: dict) -> dict[str, str]:
-    """``rule_agreement.json`` at the top of an export built with ``--original-release``."""
-    if not provenance.get("rule_agreement"):
-        return {}
-    return {"rule_agreement.json": json.dumps(provenance["rule_agreement"], indent=2) + "\n"}
-
-
 SPEC = BenchmarkSpec(
     name="rnpc",
     baselines=BASELINES,
@@ -397,4 +390,5 @@ SPEC = BenchmarkSpec(
     # every premise and hypothesis (event) of a task is made from one source NP
     cluster_fields=("np",),
     harm_detection=HARM_DETECTION,
+    paper_results=PAPER_RESULTS,
 )
