@@ -18,7 +18,9 @@ from pathlib import Path
 
 from compsem.builders import BENCHMARKS
 from compsem.files.bounded_read import read_json
+from compsem.harness.analysis.length import length_parts
 from compsem.harness.analysis.page import analysis_parts
+from compsem.harness.analysis.recency import recency_parts
 from compsem.harness.analysis.reference import reference_parts
 from compsem.harness.report import svg
 from compsem.harness.report.cells import fmt, fmt_interval, interval_of, markdown_table, mean_std
@@ -362,6 +364,8 @@ def build(
         labels(page, lines)
         confusions(page, lines)
         prompt_heatmaps(page, lines)
+        page.parts += recency_parts(lines, page.plot)
+        page.parts += length_parts(lines, page.plot)
         curves(page, name, lines)
         page.parts += analysis_parts([a for a in analyses if a.get("benchmark") == name], page.plot)
         harm = [i for i, result in enumerate(results) if _harm_of(result, name)]

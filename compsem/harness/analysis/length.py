@@ -1,0 +1,66 @@
+"""Accuracy against input length (PLANE App. D, Fig. 8): fine-tuning runs of one model and config
+that differ only in ``--max-length`` (``compsem train --max-length N`` once per N) are drawn as
+one curve of accuracy (mean ± std over seeds) against the maximum input length in tokens."""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from collections.abc import Callable, Sequence
+
+from compsem.harness.report import svg
+from compsem.harness.report.cells import fmt, markdown_table, mean_std
+from compsem.harness.results.comparable import Line
+from compsem.text.escape import markdown_text
+
+
+def length_series(lines: Sequence[tuple[str, Line]]) -> list[dict]:
+    """One series per model and config with runs at two or more maximum lengths: ``{"name",
+    "shots" (the lengths), "mean", "std"}`` of accuracy, lengths ascending."""
+    by_length = defaultdict(lambda: defaultdict(list))
+    for command, line in lines:
+        if command != "train":
+            continue
+        for run in line.runs:
+            length = run["settings"].get("max_length")
+            if length is not None and run["scores"].get("accuracy") is not None:
+                key = (line.model, run["dataset"]["config"])
+                by_length[key][int(length)].append(run["scores"]["accuracy"])
+    series = []
+    for (model, config), points in sorted(by_length.items()):
+        if len(points) < 2:
+            continue
+        stats = [mean_std(points[length]) for length in sorted(points)]
+        series.append(
+            {
+                "name": f"{model}, {config}",
+                "shots": sorted(points),
+                "mean": [s["mean"] for s in stats],
+                "std": [s["std"] for s in stats],
+                "n": [s["n"] for s in stats],
+            }
+        )
+    return series
+
+
+def length_parts(lines: Sequence[tuple[str, Line]], plot: Callable[[str, str, str], str]) -> list:
+    """The plot and table of accuracy against maximum input length, where runs of a model and
+    config were trained at several lengths; nothing otherwise."""
+    series = length_series(lines)
+    if not series:
+        return []
+    rows = [
+        [s["name"], str(length), fmt({"mean": m, "std": d}), str(n)]
+        for s in series
+        for length, m, d, n in zip(s["shots"], s["mean"], s["std"], s["n"], strict=True)
+    ]
+    title = "Accuracy against maximum input length, ± std over seeds"
+    text = svg.curves(title, series, "maximum input length (tokens)", "accuracy")
+    return [
+        "### Accuracy against input length (PLANE Fig. 8)",
+        plot("input-length.svg", text, title),
+        markdown_table(["model, config", "max length", "accuracy", "runs"], rows, 1),
+        markdown_text(
+            "Runs of one model and config trained with different --max-length (compsem train "
+            "--max-length N, once per N); inputs longer than N tokens are cut."
+        ),
+    ]
