@@ -123,3 +123,16 @@ def test_trust_remote_code_reaches_transformers(monkeypatch):
     with pytest.raises(OSError, match="stop"):
         load_encoder("minilm", pooling="mean", trust_remote_code=True)
     assert seen == [True] and encoder_path
+
+
+def test_a_given_encoder_runs_once_whatever_the_poolings(toy_export):
+    toy = Encoder("toy", "static", "mean", "hand-set", vectors)
+    report = run_embed([toy], toy_export, phrase_sets=["an"], pooling=["cls", "mean"])
+    assert [m["label"] for m in report["models"]] == ["toy"]
+
+
+def test_cls_alone_on_static_vectors_is_refused_in_one_line(toy_export):
+    from compsem.harness.embed.models import ModelError
+
+    with pytest.raises(ModelError, match="no CLS token"):
+        run_embed(["glove"], toy_export, phrase_sets=["an"], pooling=["cls"])

@@ -262,8 +262,10 @@ def _looks_like_path(spec: str) -> bool:
     return spec.startswith((".", "/", "~", os.sep)) or spec.count("/") > 1
 
 
-def is_static(spec: str) -> bool:
+def is_static(spec) -> bool:
     """Whether a spec names static word vectors (GloVe or a .txt/.vec file): mean-pooled only."""
+    if not isinstance(spec, str):
+        return False
     source = spec.partition("=")[2] if "=" in spec else spec
     alias = _ALIASES.get(source.lower())
     return alias == GLOVE or (alias is None and source.endswith(STATIC_SUFFIXES))

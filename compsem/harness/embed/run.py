@@ -258,16 +258,18 @@ def run_embed(
         entries = vocabulary_entries(str(dataset), tests, vocabulary, revision)
         sets = [with_synonyms(base, entries) if s.name == SYNONYMS else s for s in sets]
     poolings = [pooling] if pooling is None or isinstance(pooling, str) else list(pooling)
-    rows = []
-    for model, chosen in [(m, p) for m in models for p in dict.fromkeys(poolings)]:
-        if isinstance(model, str) and is_static(model) and chosen not in (None, "mean"):
+    poolings, rows = list(dict.fromkeys(poolings)), []
+    pairs = [(m, p) for m in models for p in (poolings if isinstance(m, str) else [None])]
+    for model, chosen in pairs:
+        if len(poolings) > 1 and is_static(model) and chosen not in (None, "mean"):
             continue  # static vectors are mean-pooled: one row beside the transformers' poolings
         encoder = (
             model
             if isinstance(model, Encoder)
             else load_encoder(model, chosen, device, batch_size, trust_remote_code, prefix)
         )
-        if len(poolings) > 1 and not encoder.label.endswith(f"({encoder.pooling})"):
+        named = encoder.label.endswith(f"({encoder.pooling})")
+        if len(poolings) > 1 and isinstance(model, str) and not named:
             encoder.label += f" ({encoder.pooling})"
         # checked as each model loads, before it embeds tens of thousands of phrases
         labels = [row["label"] for row in rows]
