@@ -6,16 +6,16 @@ from compsem.harness.report.run import run_report
 from compsem.harness.results.files import make_result, write_result
 
 
-def train_run(folder, max_length: int, seed: int, accuracy: float):
+def train_run(folder, max_length: int, seed: int, accuracy: float, epochs: float = 1.0):
     dataset = {"path": "exports/plane", "config": "in_distribution_1", "split": "test"}
     dataset |= {"revision": None, "fingerprint": "f" * 16, "version": "3.4.0", "preset": "plane"}
-    settings = {"epochs": 1.0, "batch_size": 8, "learning_rate": 2e-5, "max_length": max_length}
+    settings = {"epochs": epochs, "batch_size": 8, "learning_rate": 2e-5, "max_length": max_length}
     settings |= {"train_examples": 400, "eval_examples": 200, "max_eval_examples": None}
     scores = {"accuracy": accuracy, "macro_f1": accuracy}
     result = make_result(
         "train", "bert-base-cased", dataset, seed, settings, scores, resolve("cpu")
     )
-    return write_result(folder / f"len{max_length}-seed{seed}", result)
+    return write_result(folder / f"len{max_length}-seed{seed}-epochs{epochs}", result)
 
 
 def test_runs_at_several_max_lengths_make_one_curve_on_the_page(tmp_path):
@@ -30,7 +30,8 @@ def test_runs_at_several_max_lengths_make_one_curve_on_the_page(tmp_path):
     assert plot.count('class="curve"') == 1 and ">12<" in plot
 
 
-def test_one_max_length_draws_no_curve(tmp_path):
+def test_one_max_length_draws_no_curve_nor_do_lengths_of_runs_trained_otherwise(tmp_path):
     train_run(tmp_path / "runs", 12, 1, 0.9)
+    train_run(tmp_path / "runs", 8, 1, 0.8, epochs=3.0)
     run_report([tmp_path / "runs"], tmp_path / "page")
     assert "Accuracy against input length" not in (tmp_path / "page" / "index.md").read_text()

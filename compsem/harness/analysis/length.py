@@ -1,5 +1,5 @@
 """Accuracy against input length (PLANE App. D, Fig. 8): fine-tuning runs of one model and config
-that differ only in ``--max-length`` (``compsem train --max-length N`` once per N) are drawn as
+that differ in ``--max-length`` alone (``compsem train --max-length N`` once per N) are drawn as
 one curve of accuracy (mean ± std over seeds) against the maximum input length in tokens."""
 
 from __future__ import annotations
@@ -12,6 +12,8 @@ from compsem.harness.report.cells import fmt, markdown_table, mean_std
 from compsem.harness.results.comparable import Line
 from compsem.text.escape import markdown_text
 
+LENGTH = "max_length"
+
 
 def length_series(lines: Sequence[tuple[str, Line]]) -> list[dict]:
     """One series per model and config with runs at two or more maximum lengths: ``{"name",
@@ -21,18 +23,22 @@ def length_series(lines: Sequence[tuple[str, Line]]) -> list[dict]:
         if command != "train":
             continue
         for run in line.runs:
-            length = run["settings"].get("max_length")
+            length = run["settings"].get(LENGTH)
             if length is not None and run["scores"].get("accuracy") is not None:
-                key = (line.model, run["dataset"]["config"])
+                # runs that differ in any other setting are another curve
+                others = sorted((k, str(v)) for k, v in run["settings"].items() if k != LENGTH)
+                key = (line.model, run["dataset"]["config"], str(others))
                 by_length[key][int(length)].append(run["scores"]["accuracy"])
-    series = []
-    for (model, config), points in sorted(by_length.items()):
+    series, names = [], defaultdict(int)
+    for (model, config, _), points in sorted(by_length.items()):
         if len(points) < 2:
             continue
         stats = [mean_std(points[length]) for length in sorted(points)]
+        names[(model, config)] += 1
+        count = names[(model, config)]
         series.append(
             {
-                "name": f"{model}, {config}",
+                "name": f"{model}, {config}" + (f" (settings {count})" if count > 1 else ""),
                 "shots": sorted(points),
                 "mean": [s["mean"] for s in stats],
                 "std": [s["std"] for s in stats],
