@@ -11,6 +11,8 @@ def train_run(folder, max_length: int, seed: int, accuracy: float, epochs: float
     dataset |= {"revision": None, "fingerprint": "f" * 16, "version": "3.4.0", "preset": "plane"}
     settings = {"epochs": epochs, "batch_size": 8, "learning_rate": 2e-5, "max_length": max_length}
     settings |= {"train_examples": 400, "eval_examples": 200, "max_eval_examples": None}
+    # as train writes it: the preset's note names what the run overrode
+    settings["preset_note"] = "" if max_length == 12 else f"overridden: max_length {max_length}"
     scores = {"accuracy": accuracy, "macro_f1": accuracy}
     result = make_result(
         "train", "bert-base-cased", dataset, seed, settings, scores, resolve("cpu")

@@ -9,7 +9,7 @@ from collections.abc import Callable, Sequence
 
 from compsem.harness.report import svg
 from compsem.harness.report.cells import fmt, markdown_table, mean_std
-from compsem.harness.results.comparable import Line
+from compsem.harness.results.comparable import NOT_SETTINGS, Line
 from compsem.text.escape import markdown_text
 
 LENGTH = "max_length"
@@ -25,8 +25,12 @@ def length_series(lines: Sequence[tuple[str, Line]]) -> list[dict]:
         for run in line.runs:
             length = run["settings"].get(LENGTH)
             if length is not None and run["scores"].get("accuracy") is not None:
-                # runs that differ in any other setting are another curve
-                others = sorted((k, str(v)) for k, v in run["settings"].items() if k != LENGTH)
+                # runs that differ in any other setting are another curve (a note is no setting)
+                others = sorted(
+                    (k, str(v))
+                    for k, v in run["settings"].items()
+                    if k != LENGTH and k not in NOT_SETTINGS
+                )
                 key = (line.model, run["dataset"]["config"], str(others))
                 by_length[key][int(length)].append(run["scores"]["accuracy"])
     series, names = [], defaultdict(int)
