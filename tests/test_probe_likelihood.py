@@ -9,7 +9,7 @@ import pytest
 import torch
 from transformers import AutoModelForCausalLM, AutoTokenizer
 
-from compsem.builders.rnpc.llm_prompts import SANITY_PAIRS
+from compsem.builders.rnpc.evaluation.llm_prompts import SANITY_PAIRS
 from compsem.cli import main
 from compsem.harness.probing.likelihood import CausalScorer, necessity_statements
 from compsem.harness.probing.likelihood_probe import (

@@ -192,3 +192,47 @@ def test_a_sixth_benchmarks_report_sections_come_from_its_spec(parity, tmp_path,
     assert "### AUCnorm and the random baseline ξ (Parity Table 1)" in page
     assert "#### Parity table" in page and "parity grid" in page
     assert (tmp_path / "page" / "plots" / "parity-1.svg").is_file()
+
+
+def test_a_sixth_benchmarks_paper_results_stand_beside_its_runs_not_among_them(
+    parity, tmp_path, monkeypatch
+):
+    """Numbers its spec declares as its paper's reach the page and the printed leaderboards as
+    reference lines, beside compsem's line on the same config and metric, with no harness change,
+    and leave compsem's leaderboard as it was."""
+    from dataclasses import replace
+
+    from compsem.benchmark.spec import PaperResult
+    from compsem.harness.models.device import resolve
+    from compsem.harness.report.leaderboard import leaderboards
+    from compsem.harness.report.run import run_report
+    from compsem.harness.results.files import make_result, write_result
+    from compsem.harness.results.model import group_results
+
+    declared = (
+        PaperResult("Table 3", "ParityNet", ("all",), "accuracy", 97.5, 1.5, "std", scale=100),
+        PaperResult("Table 4", "ParityNet", ("odd_only",), "accuracy", 0.5),
+    )
+    dataset = {"path": "exports/parity", "config": "all", "split": "test", "revision": None}
+    dataset |= {"fingerprint": "f" * 16, "version": "0.1.0", "preset": "parity"}
+    settings = {"epochs": 1.0, "max_length": 12, "max_eval_examples": None}
+    results = [
+        make_result("train", "m", dataset, seed, settings, {"accuracy": a}, resolve("cpu"))
+        for seed, a in ((1, 0.8), (2, 0.6))
+    ]
+    files = [str(write_result(tmp_path / "runs" / str(i), r)) for i, r in enumerate(results)]
+    run_report([tmp_path / "runs"], tmp_path / "before")
+    before = (tmp_path / "before" / "index.md").read_text()
+    monkeypatch.setitem(BENCHMARKS, "parity", replace(parity, paper_results=declared))
+    run_report([tmp_path / "runs"], tmp_path / "page")
+    page = (tmp_path / "page" / "index.md").read_text()
+    reference = page.split("### Reported in the paper, not rerun", 1)[1].split("\n\n")[1]
+    rows = reference.splitlines()[2:]
+    assert rows[0].startswith("| Table 3 | ParityNet | all | accuracy | 97.5 ± 1.5 % (std) |")
+    assert "m train: [0.700 ± 0.141](#runs-" in rows[0]
+    assert rows[1].endswith("| 0.5 | – |")  # no compsem run on odd_only
+    leaderboard = before.split("### Leaderboard", 1)[1].split("\n\n")[1]
+    assert leaderboard in page and "ParityNet" not in leaderboard  # not mixed in or ranked
+    assert "ParityNet" not in before
+    printed = leaderboards(group_results(results, files))
+    assert "#### Reported in the paper, not rerun" in printed and "m train: 0.700" in printed

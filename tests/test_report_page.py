@@ -349,6 +349,13 @@ def test_chromium_renders_every_table_row_and_plot_offline(page, runs, tmp_path)
             f"//a[@id='{benchmark}']/following::h3[starts-with(., 'Leaderboard')][1]/following::table[1]"
         )
         assert len(table.xpath("./tbody/tr")) == lines, benchmark
+    # the papers' own numbers, each benchmark's declared ones, beside its leaderboard
+    for benchmark, declared in (("plane", 2), ("rnpc", 5), ("booqa", 7), ("montague", 15)):
+        (table,) = dom.xpath(
+            f"//a[@id='{benchmark}']/following::h3[starts-with(., 'Reported in the paper')][1]"
+            "/following::table[1]"
+        )
+        assert len(table.xpath("./tbody/tr")) == declared, benchmark
     matrices = dom.xpath(
         "//h3[contains(., 'adjective_class × inference_type')]/following::table[1]"
     )

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from compsem.benchmark.card import template_path
-from compsem.benchmark.spec import BenchmarkSpec
+from compsem.benchmark.spec import BenchmarkSpec, PaperResult
 from compsem.builders.montague.baselines import BASELINES
 from compsem.builders.montague.builder import Montague, MontagueConfig, config_lexicon
 from compsem.builders.montague.lexicon import TYPE_CODES, MontagueLexicon, load_lexicon
@@ -66,9 +66,25 @@ def provenance(config: MontagueConfig) -> dict:
     }
 
 
+# Table 2: intersectivity of AN phrases (eq. 3) per adjective type, for the paper's two
+# CLS-pooled Hub encoders and GloVe (mean-pooled), the models a user can rerun offline or from
+# the Hub.
+PAPER_TYPES = ("S-I", "S-NI", "NS-Pl", "NS-Pr", "A")
+PAPER_RESULTS = tuple(
+    PaperResult("Table 2", model, ("an",), "intersectivity", value, group=kind)
+    for model, values in (
+        ("DPR", (0.86, 0.90, 0.85, 0.89, 0.97)),
+        ("LaBSE", (1.0, 1.0, 1.0, 1.0, 1.0)),
+        ("GloVe", (1.0, 1.0, 1.0, 1.0, 1.0)),
+    )
+    for kind, value in zip(PAPER_TYPES, values, strict=True)
+)
+
+
 SPEC = BenchmarkSpec(
     name="montague",
     baselines=BASELINES,
+    paper_results=PAPER_RESULTS,
     short_title="Montague consistency of embeddings",
     embedding=EMBEDDING_TESTS,
     title="Montague modifier consistency, the adjective-noun phrases of Appendix A",

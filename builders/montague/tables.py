@@ -44,6 +44,9 @@ TABLES = (
           tuple((t, S_I) for t in ADJECTIVE_TYPES), 2),
     Table(4, "Pair intersectivity (eq. 5), AN phrase pairs, a1 S-I", "an", "pair_intersectivity",
           tuple((S_I, t) for t in ADJECTIVE_TYPES), 2),
+    Table(4, "Pair intersectivity (eq. 5) with each adjective's synonym as an adjective of its "
+          "type (§4.1.1; `--phrase-sets an_synonyms`), a1 S-I", "an_synonyms",
+          "pair_intersectivity", tuple((S_I, t) for t in ADJECTIVE_TYPES), 2),
     Table(5, "Non-subsectivity (eq. 7), AN phrases", "an", "non_subsectivity",
           tuple((t,) for t in ADJECTIVE_TYPES), 2),
     Table(6, "Intersectivity (eq. 3), AAN phrases, every type pair", "aan", "intersectivity",

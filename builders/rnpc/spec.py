@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 from collections import Counter
 
 import pyarrow as pa
@@ -11,7 +10,7 @@ from compsem.benchmark.card import WORDNET_LICENSE, template_path
 from compsem.benchmark.presets import Preset
 from compsem.benchmark.spec import BenchmarkSpec
 from compsem.builders.rnpc.audit import AUDIT_CHECKS
-from compsem.builders.rnpc.baselines import BASELINES
+from compsem.builders.rnpc.evaluation.baselines import BASELINES
 from compsem.builders.rnpc.builder import Rnpc
 from compsem.builders.rnpc.changelog import CHANGELOG
 from compsem.builders.rnpc.config import (
@@ -21,10 +20,11 @@ from compsem.builders.rnpc.config import (
     RnpcConfig,
 )
 from compsem.builders.rnpc.generation import generation_key, load_inputs, task_splits
-from compsem.builders.rnpc.harm_detection import HARM_DETECTION
-from compsem.builders.rnpc.labels.agreement import rule_agreement
+from compsem.builders.rnpc.evaluation.harm_detection import HARM_DETECTION
+from compsem.builders.rnpc.labels.agreement import export_files, rule_agreement
 from compsem.builders.rnpc.labels.catalogue import RULES
-from compsem.builders.rnpc.llm_prompts import LLM_PROMPTS, SANITY_PAIRS
+from compsem.builders.rnpc.evaluation.llm_prompts import LLM_PROMPTS, SANITY_PAIRS
+from compsem.builders.rnpc.evaluation.paper_results import PAPER_RESULTS
 from compsem.builders.rnpc.shortcut_balance import SINGLE_SHARE, SPTE_SINGLE_SHARE
 from compsem.builders.rnpc.tasks import ABSTRACT_WEIGHTS, TASKS
 from compsem.resources.modifiers import CATEGORIES
@@ -135,13 +135,6 @@ def provenance(config: RnpcConfig) -> dict:
     }
 
 
-def export_files(config: RnpcConfig, provenance: dict) -> dict[str, str]:
-    """``rule_agreement.json`` at the top of an export built with ``--original-release``."""
-    if not provenance.get("rule_agreement"):
-        return {}
-    return {"rule_agreement.json": json.dumps(provenance["rule_agreement"], indent=2) + "\n"}
-
-
 SPEC = BenchmarkSpec(
     name="rnpc",
     baselines=BASELINES,
@@ -192,4 +185,5 @@ SPEC = BenchmarkSpec(
     # every premise and hypothesis (event) of a task is made from one source NP
     cluster_fields=("np",),
     harm_detection=HARM_DETECTION,
+    paper_results=PAPER_RESULTS,
 )

@@ -176,6 +176,44 @@ class SubwordAnalysis:
 
 
 @dataclass(frozen=True)
+class PaperResult:
+    """One headline number of the benchmark's paper, as the paper prints it. The leaderboards
+    and the results page show it beside compsem's runs of the same configs and metric, marked
+    "reported in the paper, not rerun", and never pool it into compsem's lines or rankings.
+
+    Attributes:
+        source: the table or figure that prints it (``"Table 6"``).
+        model: the model as the paper names it.
+        configs: compsem's configs holding the rows the paper scored (every resample of a
+            family the paper averaged over).
+        metric: a leaderboard column (``accuracy``, ``macro-F1``, ``AUCnorm`` …) or, for
+            phrase-set tests (``compsem embed``), the test (``intersectivity``).
+        value: the number as printed.
+        spread: the ± printed beside it, or None.
+        spread_of: what the spread is over (``"std over 5 splits"``).
+        scale: printed units per unit of compsem's scores (100: a percentage).
+        group: the group a per-group cell scores (Montague: an adjective type), or "".
+    """
+
+    source: str
+    model: str
+    configs: tuple[str, ...]
+    metric: str
+    value: float
+    spread: float | None = None
+    spread_of: str = ""
+    scale: float = 1.0
+    group: str = ""
+
+    @property
+    def reported(self) -> str:
+        """The number as the paper prints it, with its unit."""
+        unit = " %" if self.scale == 100 else ""
+        spread = "" if self.spread is None else f" ± {self.spread:g}"
+        return f"{self.value:g}{spread}{unit}"
+
+
+@dataclass(frozen=True)
 class BenchmarkSpec:
     """One benchmark.
 
@@ -240,6 +278,8 @@ class BenchmarkSpec:
             (``compsem/harness/results/intervals.py``); empty: every row is its own item.
         harm_detection: the paper's zero-shot harm detection with models trained on its tasks
             (``compsem harm-detection``; RNPC §8), if it has one.
+        paper_results: the paper's headline numbers as it reports them, shown beside compsem's
+            runs of the same configs and metric (``compsem.harness.report.reference``).
     """
 
     name: str
@@ -274,6 +314,7 @@ class BenchmarkSpec:
     likelihood_sanity: Path | None = None
     baselines: tuple[Baseline, ...] = ()
     harm_detection: HarmDetection | None = None
+    paper_results: tuple[PaperResult, ...] = ()
 
     @property
     def heading(self) -> str:

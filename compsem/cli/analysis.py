@@ -1,4 +1,5 @@
-"""The papers' analyses of saved runs: ``compsem subwords`` (PLANE §6.1–6.2, Figs. 2–3).
+"""The papers' analyses: ``compsem subwords`` (PLANE §6.1–6.2, Figs. 2–3) of saved runs and
+``compsem pmi`` (PLANE App. A, Fig. 4) of an export.
 ``add_commands(subparsers)`` registers them; the analyses are ``compsem.harness.analysis``'s."""
 
 from __future__ import annotations
@@ -7,6 +8,8 @@ import argparse
 from pathlib import Path
 
 from compsem.files.output_folder import results_folder
+from compsem.harness.analysis.pmi import markdown as pmi_markdown
+from compsem.harness.analysis.pmi import run_pmi
 from compsem.harness.analysis.run import run_subwords
 from compsem.text.help_format import HelpFormatter
 
@@ -18,8 +21,15 @@ def cmd_subwords(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_pmi(args: argparse.Namespace) -> int:
+    analysis = run_pmi(args.dataset, args.config, args.out, args.revision)
+    print(pmi_markdown(analysis))
+    print(f"Wrote pmi.json, .md and .svg to {args.out}")
+    return 0
+
+
 def add_commands(subparsers) -> None:
-    """Register ``subwords`` on ``compsem``'s subparsers."""
+    """Register ``subwords`` and ``pmi`` on ``compsem``'s subparsers."""
     subwords = subparsers.add_parser(
         "subwords",
         formatter_class=HelpFormatter,
@@ -53,3 +63,23 @@ def add_commands(subparsers) -> None:
         "--by", metavar="COLUMN", help="the grouping column (default: PLANE's adjective_class)"
     )
     subwords.set_defaults(handler=cmd_subwords)
+
+    pmi = subparsers.add_parser(
+        "pmi",
+        formatter_class=HelpFormatter,
+        help="PMI of a PLANE export's phrases by adjective class (PLANE App. A, Fig. 4)",
+        description="Read every split of a config of an export, take each distinct adjective-"
+        "noun phrase once with the PMI its build recorded (log2, over the corpus's amod pairs), "
+        "and report per adjective class its count, mean, median, quartiles, range and the "
+        "shares at or below 0 and at or above 15 (the paper's hand checks); writes pmi.json, "
+        "pmi.md and pmi.svg (share of phrases per PMI bin, a line per class). `compsem report` "
+        "shows it in the benchmark's section.",
+        epilog="example:\n  compsem pmi --dataset hub/plane --config goood_split_1 --out runs/pmi\n",
+    )
+    pmi.add_argument("--dataset", required=True, help="an export folder or Hub id")
+    pmi.add_argument("--config", required=True, help="an item config (goood_split_1 …)")
+    pmi.add_argument("--revision", help="Hub revision (tag, branch or commit) to load")
+    pmi.add_argument(
+        "--out", type=results_folder, required=True, help="folder for the analysis files"
+    )
+    pmi.set_defaults(handler=cmd_pmi)

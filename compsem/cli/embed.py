@@ -9,7 +9,13 @@ from compsem.benchmark.settings import bounded
 from compsem.files.output_folder import check_output_folder, output_path
 from compsem.harness.embed.models import GLOVE, MINILM, POOLINGS
 from compsem.harness.embed.report import command_line
-from compsem.harness.embed.run import PHRASE_SETS, embedding_tests, run_embed, vocabularies
+from compsem.harness.embed.run import (
+    PHRASE_SETS,
+    SYNONYMS,
+    embedding_tests,
+    run_embed,
+    vocabularies,
+)
 from compsem.text.help_format import HelpFormatter
 
 
@@ -28,9 +34,17 @@ def cmd_embed(args: argparse.Namespace) -> int:
         pooling=args.pooling,
         device=args.device,
         batch_size=args.batch_size,
+        trust_remote_code=args.trust_remote_code,
+        prefix=args.prefix,
     )
     command = command_line(
-        args.dataset, args.model or [MINILM], args.pooling, args.vocabulary, args.phrase_sets
+        args.dataset,
+        args.model or [MINILM],
+        args.pooling,
+        args.vocabulary,
+        args.phrase_sets,
+        args.trust_remote_code,
+        args.prefix,
     )
     files = tests.write_report(report, args.out, command, force=args.force)
     print(tests.tables(report, "##"))
@@ -56,6 +70,10 @@ def add_commands(subparsers) -> argparse.ArgumentParser:
         f"  compsem embed --dataset hub/montague --model {MINILM} --model {GLOVE} --out runs/m\n"
         "  compsem embed --dataset compsem/montague --model bert-base-uncased --pooling cls "
         "--out runs/bert-cls\n"
+        "  compsem embed --dataset hub/montague --model bert-base-uncased --pooling cls mean "
+        "--out runs/bert-pooling\n"
+        "  compsem embed --dataset hub/montague --model nvidia/NV-Embed-v2 --trust-remote-code "
+        "--out runs/nv\n"
         "  compsem embed --dataset hub/montague --model w2v=vectors.txt --vocabulary plane "
         "--out runs/w2v-plane\n",
     )
@@ -74,9 +92,24 @@ def add_commands(subparsers) -> argparse.ArgumentParser:
     )
     embed.add_argument(
         "--pooling",
+        nargs="+",
         choices=POOLINGS,
         help="pool a transformers encoder's token states (default: a sentence-transformers "
-        "model's own pooling, else cls; static vectors: always mean)",
+        "model's own pooling, else cls; static vectors: always mean); 'cls mean' compares both "
+        "in one run, a row per model and pooling",
+    )
+    embed.add_argument(
+        "--trust-remote-code",
+        action="store_true",
+        help="let a Hub model run its repository's code (NV-Embed-v2, Stella need it); only "
+        "for models whose code you trust",
+    )
+    embed.add_argument(
+        "--prefix",
+        metavar="TEXT",
+        help="put TEXT before every string a transformer embeds (default: the instruction "
+        "declared for the model, e.g. NV-Embed-v2's and Stella's semantic-similarity query "
+        "prefix; none for others); '' for none",
     )
     embed.add_argument(
         "--out", type=output_path, required=True, help="folder to (re)write atomically"
@@ -94,10 +127,11 @@ def add_commands(subparsers) -> argparse.ArgumentParser:
     embed.add_argument(
         "--phrase-sets",
         nargs="+",
-        choices=PHRASE_SETS,
+        choices=[*PHRASE_SETS, SYNONYMS],
         metavar="SET",
         help="an and/or aan (default: both; an only for --vocabulary plane). AAN is 43,920 "
-        "phrases on Appendix A",
+        f"phrases on Appendix A. {SYNONYMS}: §4.1.1's pair intersectivity over the AN phrases "
+        "and their copies with each adjective's synonym (122 adjectives on Appendix A)",
     )
     embed.add_argument(
         "--device", help="torch device for transformer models (default: cuda if available)"

@@ -16,6 +16,7 @@ type, so researchers who hold RNPC see exactly where the rules and people part.
 
 from __future__ import annotations
 
+import json
 import re
 from collections import Counter, defaultdict
 from pathlib import Path
@@ -287,3 +288,10 @@ def _overall(tasks: dict) -> dict:
         "labelled": labelled,
         "coverage": _share(labelled, rows),
     }
+
+
+def export_files(config, provenance: dict) -> dict[str, str]:
+    """``rule_agreement.json`` at the top of an export built with ``--original-release``."""
+    if not provenance.get("rule_agreement"):
+        return {}
+    return {"rule_agreement.json": json.dumps(provenance["rule_agreement"], indent=2) + "\n"}

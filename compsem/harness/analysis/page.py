@@ -1,20 +1,30 @@
-"""The papers' analyses of saved runs on the results page (the files ``compsem subwords``
-writes, found by the report's one reading of its folders), shown in their benchmark's
-section."""
+"""The papers' analyses of saved runs on the results page (the files ``compsem subwords`` and
+``compsem pmi`` write, found by the report's one reading of its folders), shown in their
+benchmark's section."""
 
 from __future__ import annotations
 
 from collections.abc import Callable
 
+from compsem.harness.analysis import pmi
 from compsem.harness.analysis.run import scatter
 from compsem.harness.analysis.subwords import markdown
 from compsem.text.escape import markdown_code, markdown_text
 
 
 def analysis_parts(analyses: list[dict], plot: Callable[[str, str, str], str]) -> list[str]:
-    """Each subword analysis as a heading, its scatter plot and its tables."""
+    """Each subword analysis as a heading, its scatter plot and its tables; each PMI analysis
+    as its plot and table."""
     parts = []
     for analysis in analyses:
+        if analysis.get("analysis") == pmi.KIND:
+            title = f"PMI by {analysis['by']} (PLANE App. A, Fig. 4)"
+            parts += [
+                f"### {markdown_text(title)}",
+                plot(f"pmi-{analysis['config']}.svg", pmi.plot(analysis), title),
+            ]
+            parts.append(pmi.markdown(analysis))
+            continue
         tokenizer = markdown_text(analysis["tokenizer"])
         title = f"Subword analysis · {analysis['tokenizer']}"
         parts += [

@@ -11,7 +11,9 @@ A model is named by a spec, optionally labelled as ``LABEL=SPEC``:
   vectors of a string's whitespace-separated, lowercased words (the paper's static baselines).
 
 Giving ``pooling`` for a sentence-transformers model pools its transformer's token states
-instead of using its own pooling.
+instead of using its own pooling. ``trust_remote_code`` lets a model run the code of its Hub
+repository (NV-Embed-v2, Stella); a model's instruction prefix (:data:`PREFIXES`, or ``prefix``)
+is put before every string it embeds.
 """
 
 from __future__ import annotations
@@ -49,6 +51,30 @@ _LABELS = {MINILM: "all-MiniLM-L6-v2", GLOVE: "GloVe 6B 50d"}
 STATIC_SUFFIXES = (".txt", ".vec")
 
 
+# Instruction prefixes declared per model: (query, document). The consistency tests compare
+# strings of one kind with each other (phrases with phrases and with their words), a symmetric
+# similarity task, so every string is embedded as a query, the way each model's card embeds both
+# sides of a semantic-similarity pair (the paper does not print its prefixes).
+SIMILAR_TEXT = "Instruct: Retrieve semantically similar text.\nQuery: "
+PREFIXES = {
+    "nvidia/nv-embed-v2": (SIMILAR_TEXT, ""),
+    "dunzhang/stella_en_1.5b_v5": (SIMILAR_TEXT, ""),
+    "novasearch/stella_en_1.5b_v5": (SIMILAR_TEXT, ""),
+}
+
+
+def declared_prefix(source: str) -> str:
+    """The query prefix declared for a Hub id (any case), or "" for a model without one."""
+    return PREFIXES.get(source.lower(), ("", ""))[0]
+
+
+def with_prefix(encode: Callable[[list[str]], np.ndarray], prefix: str) -> Callable:
+    """``encode`` of each string with ``prefix`` before it."""
+    if not prefix:
+        return encode
+    return lambda strings: encode([prefix + text for text in strings])
+
+
 class ModelError(ValueError):
     """A model spec names nothing loadable: the message says what was tried and what to pass."""
 
@@ -62,14 +88,11 @@ class Encoder:
     pooling: str  # "model" (its own), "cls" or "mean"
     source: str
     encode: Callable[[list[str]], np.ndarray]
+    prefix: str = ""  # put before every string (an instruction model's query prefix)
 
     def describe(self) -> dict:
-        return {
-            "label": self.label,
-            "kind": self.kind,
-            "pooling": self.pooling,
-            "source": self.source,
-        }
+        found = {"label": self.label, "kind": self.kind, "pooling": self.pooling}
+        return found | {"source": self.source} | ({"prefix": self.prefix} if self.prefix else {})
 
 
 def default_device() -> str:
@@ -95,10 +118,18 @@ class StaticVectors:
                 return self.row[form]
         return None
 
+    def _parts(self, token: str) -> list[str]:
+        """A hyphenated compound without a vector of its own ("commonly-named", a synonym of
+        Appendix A) is read as its parts, when each has one."""
+        parts = [part for part in token.split("-") if part]
+        if self._row(token) is None and parts and all(self._row(p) is not None for p in parts):
+            return parts
+        return [token]
+
     def __call__(self, strings: list[str]) -> np.ndarray:
         rows, missing = [], {}
         for text in strings:
-            tokens = text.lower().split()
+            tokens = [part for token in text.lower().split() for part in self._parts(token)]
             found = [self._row(token) for token in tokens]
             for token, row in zip(tokens, found, strict=True):
                 if row is None:
@@ -154,12 +185,12 @@ def text_vectors(path: Path) -> StaticVectors:
 # --- transformers ----------------------------------------------------------------------------
 
 
-def sentence_transformer(source: str, device: str, batch_size: int) -> Callable:
+def sentence_transformer(source: str, device: str, batch_size: int, remote: bool) -> Callable:
     from sentence_transformers import (
         SentenceTransformer,  # sentence-transformers takes seconds to import
     )
 
-    model = SentenceTransformer(source, device=device)
+    model = SentenceTransformer(source, device=device, trust_remote_code=remote)
 
     def encode(strings: list[str]) -> np.ndarray:
         return model.encode(
@@ -172,7 +203,9 @@ def sentence_transformer(source: str, device: str, batch_size: int) -> Callable:
     return encode
 
 
-def pooled_transformer(source: str, pooling: str, device: str, batch_size: int) -> Callable:
+def pooled_transformer(
+    source: str, pooling: str, device: str, batch_size: int, remote: bool
+) -> Callable:
     """CLS or attention-masked mean pooling of an encoder's last hidden states."""
     import torch  # torch takes seconds to import: only commands that run a model pay for it
     from transformers import (  # transformers takes seconds to import: only commands that run a model pay
@@ -180,8 +213,8 @@ def pooled_transformer(source: str, pooling: str, device: str, batch_size: int) 
         AutoTokenizer,
     )
 
-    tokenizer = AutoTokenizer.from_pretrained(source)
-    model = AutoModel.from_pretrained(source).to(device).eval()
+    tokenizer = AutoTokenizer.from_pretrained(source, trust_remote_code=remote)
+    model = AutoModel.from_pretrained(source, trust_remote_code=remote).to(device).eval()
 
     @torch.inference_mode()
     def encode(strings: list[str]) -> np.ndarray:
@@ -229,15 +262,40 @@ def _looks_like_path(spec: str) -> bool:
     return spec.startswith((".", "/", "~", os.sep)) or spec.count("/") > 1
 
 
+def is_static(spec) -> bool:
+    """Whether a spec names static word vectors (GloVe or a .txt/.vec file): mean-pooled only."""
+    if not isinstance(spec, str):
+        return False
+    source = spec.partition("=")[2] if "=" in spec else spec
+    alias = _ALIASES.get(source.lower())
+    return alias == GLOVE or (alias is None and source.endswith(STATIC_SUFFIXES))
+
+
 def load_encoder(
-    spec: str, pooling: str | None = None, device: str | None = None, batch_size: int = 256
+    spec: str,
+    pooling: str | None = None,
+    device: str | None = None,
+    batch_size: int = 256,
+    trust_remote_code: bool = False,
+    prefix: str | None = None,
 ) -> Encoder:
-    """The model a spec names (see the module docstring), ready to encode."""
+    """The model a spec names (see the module docstring), ready to encode; ``prefix`` (default:
+    the one :data:`PREFIXES` declares for it) goes before every string a transformer embeds
+    (static vectors take none)."""
+    encoder = _load(spec, pooling, device, batch_size, trust_remote_code)
+    chosen = declared_prefix(encoder.source) if prefix is None else prefix
+    if encoder.kind == "static":  # a word's vector does not depend on an instruction
+        return encoder
+    encoder.prefix, encoder.encode = chosen, with_prefix(encoder.encode, chosen)
+    return encoder
+
+
+def _load(spec: str, pooling, device, batch_size: int, remote: bool) -> Encoder:
     label, _, source = spec.partition("=") if "=" in spec else ("", "", spec)
     if pooling is not None and pooling not in POOLINGS:
         raise ModelError(f"unknown pooling {pooling!r}: use one of {POOLINGS}")
     alias = _ALIASES.get(source.lower())
-    if alias == GLOVE or (alias is None and source.endswith(STATIC_SUFFIXES)):
+    if is_static(source):
         if pooling == "cls":
             raise ModelError(f"{source}: static word vectors have no CLS token; use --pooling mean")
         path = Path(source).expanduser()
@@ -267,7 +325,11 @@ def load_encoder(
     device = device or default_device()
     if kind == "sentence-transformers" and pooling is None:
         return Encoder(
-            name, kind, "model", location, sentence_transformer(location, device, batch_size)
+            name,
+            kind,
+            "model",
+            location,
+            sentence_transformer(location, device, batch_size, remote),
         )
     pooling = pooling or "cls"
     return Encoder(
@@ -275,5 +337,5 @@ def load_encoder(
         "transformers",
         pooling,
         location,
-        pooled_transformer(location, pooling, device, batch_size),
+        pooled_transformer(location, pooling, device, batch_size, remote),
     )

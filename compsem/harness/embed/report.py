@@ -15,16 +15,22 @@ from compsem.harness.embed.run import run_embed
 def command_line(
     dataset: str,
     models=(MINILM,),
-    pooling: str | None = None,
+    pooling: str | list[str] | None = None,
     vocabulary: str = "paper",
     phrase_sets=None,
+    trust_remote_code: bool = False,
+    prefix: str | None = None,
 ) -> str:
     """The command that regenerates a report; the output folder does not change the scores."""
     parts = ["compsem", "embed", "--dataset", str(dataset)]
     for model in models:
         parts += ["--model", model]
     if pooling:
-        parts += ["--pooling", pooling]
+        parts += ["--pooling", *([pooling] if isinstance(pooling, str) else pooling)]
+    if trust_remote_code:
+        parts.append("--trust-remote-code")
+    if prefix is not None:
+        parts += ["--prefix", prefix]
     if vocabulary != "paper":
         parts += ["--vocabulary", vocabulary]
     if phrase_sets:

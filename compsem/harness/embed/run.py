@@ -31,15 +31,25 @@ from compsem.benchmark.spec import EmbeddingTests
 from compsem.builders import BENCHMARKS
 from compsem.files.fingerprint import fingerprint
 from compsem.harness.data.benchmark import card_metadata, load_config
-from compsem.harness.embed.models import Encoder, ModelError, load_encoder
+from compsem.harness.embed.models import Encoder, ModelError, is_static, load_encoder
 
 PHRASE_SETS = ("an", "aan")
+# §4.1.1: "for each adjective … a closest synonym was chosen for the phrase pair intersectivity
+# test, totaling 122 adjectives": the AN phrases and the same phrases with each adjective's
+# synonym (of its adjective's type) in its place, tested for pair intersectivity only.
+SYNONYMS = "an_synonyms"
+DERIVED = {SYNONYMS: "an"}  # a phrase set made from another's config
 TESTS = {
     "an": ("intersectivity", "pair_intersectivity", "non_subsectivity"),
     "aan": ("intersectivity",),
+    SYNONYMS: ("pair_intersectivity",),
 }
 # The tests with one case per phrase (pair intersectivity's cases are quadruples of phrases).
-PER_PHRASE_TESTS = {"an": ("intersectivity", "non_subsectivity"), "aan": ("intersectivity",)}
+PER_PHRASE_TESTS = {
+    "an": ("intersectivity", "non_subsectivity"),
+    "aan": ("intersectivity",),
+    SYNONYMS: (),
+}
 
 
 def embedding_benchmarks() -> dict[str, EmbeddingTests]:
@@ -75,6 +85,27 @@ def phrase_set(name: str, rows: datasets.Dataset) -> PhraseSet:
     return PhraseSet(name, rows["phrase"], rows["words"], types)
 
 
+def with_synonyms(an: PhraseSet, entries: Sequence[tuple[str, str, str]]) -> PhraseSet:
+    """The AN phrases and, for each adjective with a synonym, the same phrases with the synonym
+    in its place, typed as the adjective (``entries``: the vocabulary's (word, type, synonym)).
+    A synonym that is itself one of the vocabulary's adjectives, or the synonym of an earlier
+    one, is already in the set and is not added twice."""
+    adjectives = {word for words in an.words for word in words[:-1]}
+    synonyms = {}
+    for word, kind, synonym in entries:
+        if kind != NOUN and synonym and word in adjectives and synonym not in adjectives:
+            synonyms.setdefault(synonym, (word, kind))
+    taken = {word: synonym for synonym, (word, _) in synonyms.items()}
+    phrases, words, types = list(an.phrases), list(an.words), list(an.types)
+    for phrase_words, kinds in zip(an.words, an.types, strict=True):
+        synonym = taken.get(phrase_words[0]) if len(phrase_words) == 2 else None
+        if synonym:
+            phrases.append(f"{synonym} {phrase_words[1]}")
+            words.append([synonym, phrase_words[1]])
+            types.append(list(kinds))
+    return PhraseSet(SYNONYMS, phrases, words, types)
+
+
 def embedding_tests(dataset: str, revision: str | None) -> tuple[str, EmbeddingTests]:
     """The benchmark of phrase sets an export (or Hub dataset) holds, found by its card, and
     what its spec declares for ``compsem embed``. A dataset whose card names no benchmark is
@@ -91,6 +122,17 @@ def embedding_tests(dataset: str, revision: str | None) -> tuple[str, EmbeddingT
     return name, known[name]
 
 
+def vocabulary_entries(
+    dataset: str, tests: EmbeddingTests, vocabulary: str, revision: str | None
+) -> list[tuple[str, str, str]]:
+    """(word, type, synonym) of each word of a vocabulary, as the benchmark declares them."""
+
+    def read(config: str, split: str):
+        return load_config(dataset, config, revision).splits[split]
+
+    return tests.lexicon(read, vocabulary)
+
+
 def vocabulary_summary(
     dataset: str, tests: EmbeddingTests, vocabulary: str, revision: str | None
 ) -> dict:
@@ -99,10 +141,7 @@ def vocabulary_summary(
     lexicon, so shipped reference scores can be matched to a dataset, whatever the order of its
     rows)."""
 
-    def read(config: str, split: str):
-        return load_config(dataset, config, revision).splits[split]
-
-    entries = tests.lexicon(read, vocabulary)
+    entries = vocabulary_entries(dataset, tests, vocabulary, revision)
     adjectives = sum(kind != NOUN for _, kind, _ in entries)
     return {
         "source": f"{dataset} ({vocabulary} vocabulary)",
@@ -180,14 +219,18 @@ def run_embed(
     dataset: str | Path,
     vocabulary: str = "paper",
     phrase_sets: Sequence[str] = PHRASE_SETS,
-    pooling: str | None = None,
+    pooling: str | Sequence[str] | None = None,
     device: str | None = None,
     batch_size: int = 256,
     revision: str | None = None,
+    trust_remote_code: bool = False,
+    prefix: str | None = None,
 ) -> dict:
     """The consistency scores of each model (a spec for ``load_encoder`` or an ``Encoder``) on
     the chosen phrase sets of a Montague export (folder or Hub id); everything ``write_report``
-    needs, ``rows`` (each phrase's outcome per model) included."""
+    needs, ``rows`` (each phrase's outcome per model) included. Several poolings (``["cls",
+    "mean"]``) give a row per model and pooling, each labelled with its pooling (static vectors:
+    one mean-pooled row); ``trust_remote_code`` and ``prefix`` go to ``load_encoder``."""
     if not models:
         raise ModelError("no model given: pass at least one --model")
     benchmark, tests = embedding_tests(str(dataset), revision)
@@ -196,6 +239,7 @@ def run_embed(
             f"unknown vocabulary {vocabulary!r}: choose from {list(tests.phrase_configs)}"
         )
     available = tests.phrase_configs[vocabulary]
+    available = {**available, **{k: available[v] for k, v in DERIVED.items() if v in available}}
     unknown = [name for name in phrase_sets if name not in available]
     if unknown or not phrase_sets:
         raise ValueError(
@@ -209,13 +253,24 @@ def run_embed(
     names = list(dict.fromkeys(phrase_sets))
     loaded = {name: load_config(str(dataset), available[name], revision) for name in names}
     sets = [phrase_set(name, data.splits["test"]) for name, data in loaded.items()]
-    rows = []
-    for model in models:
+    if SYNONYMS in loaded:
+        base = phrase_set(SYNONYMS, loaded[SYNONYMS].splits["test"])
+        entries = vocabulary_entries(str(dataset), tests, vocabulary, revision)
+        sets = [with_synonyms(base, entries) if s.name == SYNONYMS else s for s in sets]
+    poolings = [pooling] if pooling is None or isinstance(pooling, str) else list(pooling)
+    poolings, rows = list(dict.fromkeys(poolings)), []
+    pairs = [(m, p) for m in models for p in (poolings if isinstance(m, str) else [None])]
+    for model, chosen in pairs:
+        if len(poolings) > 1 and is_static(model) and chosen not in (None, "mean"):
+            continue  # static vectors are mean-pooled: one row beside the transformers' poolings
         encoder = (
             model
             if isinstance(model, Encoder)
-            else load_encoder(model, pooling, device, batch_size)
+            else load_encoder(model, chosen, device, batch_size, trust_remote_code, prefix)
         )
+        named = encoder.label.endswith(f"({encoder.pooling})")
+        if len(poolings) > 1 and isinstance(model, str) and not named:
+            encoder.label += f" ({encoder.pooling})"
         # checked as each model loads, before it embeds tens of thousands of phrases
         labels = [row["label"] for row in rows]
         if encoder.label in labels:
@@ -232,6 +287,7 @@ def run_embed(
             "revision": first.revision,
             "configs": {name: data.fingerprint for name, data in loaded.items()},
         },
+        "vocabulary": vocabulary,
         "lexicon": vocabulary_summary(first.path, tests, vocabulary, revision),
         "phrase_sets": {s.name: len(s.phrases) for s in sets},
         "models": rows,

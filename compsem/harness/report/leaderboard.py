@@ -21,6 +21,7 @@ import numpy as np
 from compsem.benchmark.size_floor import MIN_TEST_ROWS, accuracy_interval
 from compsem.builders import BENCHMARKS
 from compsem.files.bounded_read import read_json_lines
+from compsem.harness.analysis.reference import reference_parts
 from compsem.harness.data.schema import POSITIVE_LABELS
 from compsem.harness.report.cells import (
     fmt,
@@ -311,4 +312,5 @@ def leaderboards(results: Results) -> str:
     for name in ordered(benchmarks):
         markdown, notes = table(benchmarks[name])
         parts += [f"### {markdown_text(heading(name))}", markdown, *map(markdown_text, notes)]
+        parts += reference_parts(name, benchmarks[name], level="####")
     return "\n\n".join(parts)

@@ -17,7 +17,10 @@ from collections import defaultdict
 from pathlib import Path
 
 from compsem.builders import BENCHMARKS
+from compsem.harness.analysis.length import length_parts
 from compsem.harness.analysis.page import analysis_parts
+from compsem.harness.analysis.recency import recency_parts
+from compsem.harness.analysis.reference import reference_parts
 from compsem.harness.report import svg
 from compsem.harness.report.cells import fmt, fmt_interval, interval_of, markdown_table, mean_std
 from compsem.harness.report.harm import aggregate_harm, render_harm
@@ -327,6 +330,8 @@ def build(results: Results, out: Path) -> tuple[str, dict[str, str]]:
         )
         if lines:
             leaderboard(page, lines)
+        embeds = [e for e in results.embeds if e[1].get("benchmark") == name]
+        page.parts += reference_parts(name, lines, embeds, page.anchor)
         twins(page, lines)
         spec = BENCHMARKS.get(name)
         if spec and spec.aucnorm:
@@ -335,6 +340,8 @@ def build(results: Results, out: Path) -> tuple[str, dict[str, str]]:
         labels(page, lines)
         confusions(page, lines)
         prompt_heatmaps(page, lines)
+        page.parts += recency_parts(lines, page.plot)
+        page.parts += length_parts(lines, page.plot)
         curves(page, name, lines)
         analyses = [a for a in results.analyses if a.get("benchmark") == name]
         page.parts += analysis_parts(analyses, page.plot)
@@ -344,7 +351,6 @@ def build(results: Results, out: Path) -> tuple[str, dict[str, str]]:
             files = [file for line in harm for file in line.files]
             page.parts.append(render_harm(aggregate_harm(runs, files), "###"))
         if spec and spec.embedding:
-            embeds = [e for e in results.embeds if e[1].get("benchmark") == name]
             embeddings(page, name, embeds)
     if results.unreadable:
         page.parts.append(render_unreadable(results.unreadable))

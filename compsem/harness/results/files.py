@@ -290,8 +290,8 @@ def _read_result(file: Path) -> tuple[str | None, dict | None]:
         if not isinstance(payload.get("models"), list):
             raise ValueError(f"{file} is a compsem embed report without its models")
         return "embed", payload
-    if isinstance(payload, dict) and payload.get(ANALYSIS_MARKER) and "points" in payload:
-        return "analysis", payload
+    if isinstance(payload, dict) and payload.get(ANALYSIS_MARKER) and "analysis" in payload:
+        return "analysis", payload  # subwords, pmi: each says which it is
     if file.name.endswith(PR_CURVE):
         if not (isinstance(payload, dict) and {"recall", "precision"} <= set(payload)):
             raise ValueError(f"{file} is a precision-recall curve without its recall and precision")

@@ -28,4 +28,4 @@ LLM_PROMPTS = (
 # Appendix C.3's sanity check for `compsem probe-likelihood`, 50 pairs written for compsem (the
 # paper's are not released): a commonsense statement as "necessarily" and "not necessarily"
 # true, and which is right.
-SANITY_PAIRS = Path(__file__).parent / "data" / "likelihood_sanity.tsv"
+SANITY_PAIRS = Path(__file__).parent.parent / "data" / "likelihood_sanity.tsv"
