@@ -10,7 +10,6 @@ from compsem.benchmark.card import WORDNET_LICENSE, template_path
 from compsem.benchmark.presets import Preset
 from compsem.benchmark.spec import BenchmarkSpec
 from compsem.builders.rnpc.audit import AUDIT_CHECKS
-from compsem.builders.rnpc.evaluation.baselines import BASELINES
 from compsem.builders.rnpc.builder import Rnpc
 from compsem.builders.rnpc.changelog import CHANGELOG
 from compsem.builders.rnpc.config import (
@@ -19,12 +18,13 @@ from compsem.builders.rnpc.config import (
     ORIGINAL_CONFIGS,
     RnpcConfig,
 )
-from compsem.builders.rnpc.generation import generation_key, load_inputs, task_splits
+from compsem.builders.rnpc.evaluation.baselines import BASELINES
 from compsem.builders.rnpc.evaluation.harm_detection import HARM_DETECTION
-from compsem.builders.rnpc.labels.agreement import export_files, rule_agreement
-from compsem.builders.rnpc.labels.catalogue import RULES
 from compsem.builders.rnpc.evaluation.llm_prompts import LLM_PROMPTS, SANITY_PAIRS
 from compsem.builders.rnpc.evaluation.paper_results import PAPER_RESULTS
+from compsem.builders.rnpc.generation import generation_key, load_inputs, task_splits
+from compsem.builders.rnpc.labels.agreement import export_files, rule_agreement
+from compsem.builders.rnpc.labels.catalogue import RULES
 from compsem.builders.rnpc.shortcut_balance import SINGLE_SHARE, SPTE_SINGLE_SHARE
 from compsem.builders.rnpc.tasks import ABSTRACT_WEIGHTS, TASKS
 from compsem.resources.modifiers import CATEGORIES
