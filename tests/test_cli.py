@@ -31,6 +31,7 @@ def test_help_lists_every_command():
         "llm",
         "harm-detection",
         "lm-eval-tasks",
+        "inspect-tasks",
         "model-path",
         "setup-smollm2",
         "rescore",

@@ -2,7 +2,7 @@
 
 - ``program``: the parser, ``build``/``demo``/``audit``/setup commands and dispatch.
 - ``harness``: ``train``, ``curve``, ``zero-shot``, ``prompt``, ``score``, ``report``.
-- ``llm``: ``llm``, ``lm-eval-tasks``, ``model-path``, ``setup-smollm2``.
+- ``llm``: ``llm``, ``rescore``, ``lm-eval-tasks``, ``inspect-tasks``, ``model-path``, ``setup-smollm2``.
 - ``embed``: ``embed``.
 - ``analysis``: ``subwords``, the papers' analyses of saved runs.
 - ``publish``: ``export``, ``push``, ``versions``.

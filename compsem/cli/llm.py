@@ -1,5 +1,5 @@
-"""The causal-LM commands of ``compsem``: ``llm``, ``lm-eval-tasks``, ``model-path`` and
-``setup-smollm2``; ``add_llm_commands(subparsers)`` registers them."""
+"""The causal-LM commands of ``compsem``: ``llm``, ``lm-eval-tasks``, ``inspect-tasks``,
+``model-path`` and ``setup-smollm2``; ``add_llm_commands(subparsers)`` registers them."""
 
 from __future__ import annotations
 
@@ -9,6 +9,7 @@ from pathlib import Path
 from compsem.benchmark.answers import PARSERS, REASONING_TAGS
 from compsem.benchmark.settings import bounded
 from compsem.files.output_folder import results_folder
+from compsem.harness.inspect_export.tasks import write_inspect_tasks
 from compsem.harness.llm.generation import Decoding
 from compsem.harness.llm.rescore import rescore
 from compsem.harness.lm_eval_export.tasks import write_tasks
@@ -116,6 +117,15 @@ def cmd_lm_eval_tasks(args: argparse.Namespace) -> int:
         print(f"group {group}: the mean over {', '.join(tasks)}")
     print(f"What each tests: {written.folder / 'README.md'}")
     print(f"Run them with: lm_eval --include_path {args.out} --tasks compsem_{written.benchmark} …")
+    return 0
+
+
+def cmd_inspect_tasks(args: argparse.Namespace) -> int:
+    written = write_inspect_tasks(args.export, args.out, args.config)
+    print(f"{written.benchmark}: {len(written.tasks)} Inspect tasks in {written.file}")
+    print(
+        f"Run one with: inspect eval {written.file}@{written.tasks[1]} --model hf/local -M model_path=DIR"
+    )
     return 0
 
 
@@ -251,29 +261,61 @@ def _rescore_parser(subparsers) -> None:
     rescore.set_defaults(handler=cmd_rescore)
 
 
+def _export_command(subparsers, name: str, summary: str, description: str, epilog: str, source):
+    """A command that writes an export's configs as another harness's tasks: its source
+    (``(dest, metavar, help, what --out holds)``) and ``--out``."""
+    command = subparsers.add_parser(
+        name,
+        formatter_class=HelpFormatter,
+        help=summary,
+        description=description,
+        epilog=epilog,
+    )
+    dest, metavar, source_help, holds = source
+    command.add_argument(dest, metavar=metavar, help=source_help)
+    command.add_argument("--out", type=results_folder, required=True, help=f"folder for {holds}")
+    return command
+
+
 def add_llm_commands(subparsers) -> None:
-    """Register llm, lm-eval-tasks, model-path and setup-smollm2."""
+    """Register llm, rescore, lm-eval-tasks, inspect-tasks, model-path and setup-smollm2."""
     _llm_parser(subparsers)
     _rescore_parser(subparsers)
-    tasks = subparsers.add_parser(
+    tasks = _export_command(
+        subparsers,
         "lm-eval-tasks",
-        formatter_class=HelpFormatter,
-        help="write every config as an lm-evaluation-harness task (YAML)",
-        description="One YAML task per config (compsem_<benchmark>_<config>, tagged "
-        "compsem_<benchmark>), a group per family of comparable configs (e.g. "
+        "write every config as an lm-evaluation-harness task (YAML)",
+        "One YAML task per config (compsem_<benchmark>_<config>, tagged "
+        "compsem_<benchmark>), its generate_until twin (<task>_generate, tagged "
+        "compsem_<benchmark>_generate), a group per family of comparable configs (e.g. "
         "compsem_plane_goood, the mean over the five GOoD splits) and a README, with the "
         "prompts and choices of compsem llm, reading the export (by its path relative to the "
         "task folder) or the Hub dataset.",
-        epilog="example:\n  compsem lm-eval-tasks hub/plane --out tasks\n  lm_eval --model hf "
+        "example:\n  compsem lm-eval-tasks hub/plane --out tasks\n  lm_eval --model hf "
         "--model_args pretrained=$(compsem model-path smollm2) --include_path tasks --tasks "
         "compsem_plane_goood_split_1\n",
-    )
-    tasks.add_argument("dataset", metavar="EXPORT_OR_HUB_ID", help="export folder or Hub id")
-    tasks.add_argument(
-        "--out", type=results_folder, required=True, help="folder for the YAML tasks"
+        ("dataset", "EXPORT_OR_HUB_ID", "export folder or Hub id", "the YAML tasks"),
     )
     tasks.add_argument("--revision", help="Hub revision to pin (Hub ids only)")
     tasks.set_defaults(handler=cmd_lm_eval_tasks)
+
+    inspect = _export_command(
+        subparsers,
+        "inspect-tasks",
+        "write every config of an export as Inspect AI tasks (a Python task file)",
+        "Two Inspect tasks per config with a test split: compsem_<benchmark>_<config> "
+        "(Inspect's multiple_choice solver and choice scorer) and ..._generate (the question as "
+        "compsem llm --generate asks it, scored by the benchmark's answer parser), reading the "
+        "export's Parquet by its path relative to the task file.",
+        "example:\n  compsem inspect-tasks hub/rnpc --out inspect\n  inspect eval "
+        "inspect/rnpc/compsem_rnpc.py@compsem_rnpc_spte_generate --model hf/local -M "
+        "model_path=$(compsem model-path smollm2)\n",
+        ("export", "EXPORT", "an export folder (compsem build)", "the task files"),
+    )
+    inspect.add_argument(
+        "--config", action="append", help="only this config (repeat for more; default: all)"
+    )
+    inspect.set_defaults(handler=cmd_inspect_tasks)
 
     path = subparsers.add_parser(
         "model-path",

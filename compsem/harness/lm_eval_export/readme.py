@@ -13,6 +13,10 @@ from compsem.builders import BENCHMARKS
 # Changes to the task folders compsem writes (the data's own changes are the benchmark's
 # changelog, below them in the README).
 FORMAT_CHANGELOG = {
+    "3": "a `generate_until` twin of each task whose answer words are fixed "
+    "(`<task>_generate`, tagged `compsem_<benchmark>_generate`): greedy generation read back "
+    "by the benchmark's answer parser (`answers.py`, a copy of compsem's), `acc` and "
+    "`unparsable`.",
     "2": "one group per family of comparable configs (was one group per benchmark averaging "
     "every config, binary and three-way, controls and subsets included); `compsem_<benchmark>` "
     "is now a tag that runs every task without averaging; BoOQA reports AUCnorm of P(true) "
@@ -125,6 +129,10 @@ choices of `compsem llm` (each answer scored by its log-likelihood).
 
 Every task is tagged `compsem_{benchmark}`: `--tasks compsem_{benchmark}` runs them all and
 prints each task's own scores, with no average over tasks that measure different things.
+Each task whose answer words are fixed has a generation twin, `<task>_generate` (tagged
+`compsem_{benchmark}_generate`): the model answers the same question in text (greedy, 32 new
+tokens) and `utils.acc` reads the answer with the benchmark's parser (`answers.py`, the one
+`compsem llm --generate` uses); `unparsable` is the share it could not read (counted wrong).
 
 {_tasks_section(benchmark, tasks, groups, configs, aucnorm)}
 ## Data

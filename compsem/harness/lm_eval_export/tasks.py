@@ -23,6 +23,7 @@ import pyarrow.parquet as pq
 import yaml
 from huggingface_hub import DatasetCard, hf_hub_download
 
+from compsem.benchmark import answers
 from compsem.benchmark.card import compsem_metadata
 from compsem.benchmark.prompts import LLMPrompt
 from compsem.benchmark.spec import TaskFamily
@@ -40,6 +41,7 @@ from compsem.text.escape import yaml_text
 FEWSHOT_SPLITS = ("few_shot", "train")
 VALIDATION_SPLITS = ("validation", "dev")
 UTILS = Path(__file__).with_name("utils.py")
+ANSWERS = Path(answers.__file__)
 
 
 @dataclass(frozen=True)
@@ -183,6 +185,27 @@ def task_yaml(
     return entry
 
 
+def generate_yaml(entry: dict, prompt: LLMPrompt, tag: str) -> dict | None:
+    """The ``generate_until`` twin of a multiple-choice task: the model answers in text (greedy,
+    32 new tokens, stopped by its end-of-sequence token only, as ``compsem llm --generate``) and
+    ``utils.acc`` / ``utils.unparsable`` read the answer with the parser the benchmark declares
+    (``answers.py``, a copy of compsem's). None for prompts whose choices differ per row (lm-eval
+    hands a metric the gold answer, not the row)."""
+    if prompt.row_choices:
+        return None
+    generate = {key: value for key, value in entry.items() if key != "metric_list"}
+    generate.pop("process_results", None)
+    generate |= {"task": f"{entry['task']}_generate", "tag": [tag]}
+    generate["output_type"] = "generate_until"
+    generate["generation_kwargs"] = {"until": [], "do_sample": False, "max_gen_toks": 32}
+    generate["metric_list"] = [
+        {"metric": Function(f"utils.{name}"), "aggregation": "mean", "higher_is_better": better}
+        | {"parser": prompt.parser, "choices": list(prompt.choices)}
+        for name, better in (("acc", True), ("unparsable", False))
+    ]
+    return generate
+
+
 def _source(dataset: str, config: str, export: str | None, benchmark: str, revision) -> dict:
     """Where lm-eval reads a config: ``utils.load_export`` for a local export, else the Hub."""
     if export is not None:
@@ -269,6 +292,9 @@ def write_tasks(dataset: str, out: Path, revision: str | None = None) -> TaskFol
         if entry is not None:
             files[f"{task}.yaml"] = _yaml(entry)
             tasks[config.name], aucnorm[config.name] = task, meta["aucnorm"]
+            generate = generate_yaml(entry, prompt, f"compsem_{benchmark}_generate")
+            if generate is not None:
+                files[f"{task}_generate.yaml"] = _yaml(generate)
     if not tasks:
         raise ValueError(f"no config of {dataset} has a test split to evaluate")
     spec = BENCHMARKS.get(benchmark)
@@ -278,6 +304,7 @@ def write_tasks(dataset: str, out: Path, revision: str | None = None) -> TaskFol
         metrics = metric_list(aucnorm[names[0]])
         files[f"_{group}.yaml"] = _yaml(group_yaml(group, members[group], metrics, version))
     files["utils.py"] = UTILS.read_text()
+    files["answers.py"] = ANSWERS.read_text()
     if any(aucnorm.values()):
         files["aucnorm.py"] = (module_folder("aucnorm") / "aucnorm.py").read_text()
     files["README.md"] = task_readme(

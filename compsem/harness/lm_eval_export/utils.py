@@ -1,6 +1,7 @@
 """The functions compsem's lm-eval tasks name with ``!function utils.…``.
 
-``compsem lm-eval-tasks`` copies this file beside the task YAMLs as ``utils.py`` (and
+``compsem lm-eval-tasks`` copies this file beside the task YAMLs as ``utils.py``, compsem's answer
+parsers (``compsem/benchmark/answers.py``, pure Python) as ``answers.py`` (and
 ``metrics/aucnorm/aucnorm.py`` as ``aucnorm.py`` where a benchmark reports AUCnorm). It imports
 nothing from compsem, so the task folder runs wherever lm-eval runs: lm-eval itself requires
 ``datasets``, ``evaluate`` and ``numpy``.
@@ -53,6 +54,31 @@ def process_results(doc: dict, results) -> dict:
     }
 
 
+def _module(name: str):
+    spec = importlib.util.spec_from_file_location(f"compsem_{name}", HERE / f"{name}.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def parsed(references, predictions, parser: str, choices) -> tuple[int | None, int]:
+    """The label index the benchmark's parser reads in the generated answer, and the gold one
+    (lm-eval passes the gold answer's text: the task names ``doc_to_choice``)."""
+    answer = _module("answers").parse_answer(parser, predictions[0], list(choices))
+    return answer, list(choices).index(references[0])
+
+
+def acc(references, predictions, parser: str, choices) -> float:
+    """1.0 where the parsed answer is the gold label (an unparsable answer counts wrong)."""
+    answer, gold = parsed(references, predictions, parser, choices)
+    return float(answer == gold)
+
+
+def unparsable(references, predictions, parser: str, choices) -> float:
+    """1.0 where the parser reads no answer in the generation."""
+    return float(parsed(references, predictions, parser, choices)[0] is None)
+
+
 def aucnorm(items) -> float:
     """AUCnorm of P(positive) over the rows (Li et al., 2022), by compsem's aucnorm metric;
     NaN, with a warning, where the rows hold one class only (a curve needs both)."""
@@ -60,7 +86,4 @@ def aucnorm(items) -> float:
     if len(set(golds)) < 2:
         log.warning("aucnorm: the %d rows evaluated hold one class only; reporting NaN", len(golds))
         return math.nan
-    spec = importlib.util.spec_from_file_location("compsem_aucnorm", HERE / "aucnorm.py")
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return float(module.aucnorm_scores(list(scores), list(golds))["aucnorm"])
+    return float(_module("aucnorm").aucnorm_scores(list(scores), list(golds))["aucnorm"])
