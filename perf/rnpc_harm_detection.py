@@ -177,7 +177,7 @@ def classifier_name(result: dict) -> str:
 
 def keyword_alone_errors(source: str) -> tuple[int, int]:
     """Of a phrase classifier's wrong verdicts, how many rest on a phrase that is the keyword
-    alone ("a gun": two identical sentences, a pair no RNPC row has), and how many are wrong."""
+    alone ("a gun": one sentence twice, labelled by definition), and how many are wrong."""
     alone = wrong = 0
     for line in rows_path(Path(source)).open():
         row = json.loads(line)
@@ -251,8 +251,9 @@ def record(runs: Path, export: Path | None = None, before: Path | None = None) -
         + " (trained on RNPC "
         + ", ".join(f"{task}_challenge {version}" for task, version in versions.items())
         + ": the version whose content, by fingerprint, each trained on).",
-        "Wrong verdicts resting on a phrase that is the keyword alone ('A gun is harmful.' "
-        "twice: identical sentences, which no RNPC row pairs), of all wrong: "
+        "Wrong verdicts resting on phrases that are the keyword alone ('A gun is harmful.' "
+        "twice: one sentence twice, which no RNPC row pairs, labelled by definition, not by the "
+        "model: an entailment, equally plausible, so harmful), of all wrong: "
         + "; ".join(f"{name} {a} of {w}" for name, (a, w) in alone.items())
         + ".",
         *(["EPC seed 1 on pairs of our own: " + "; ".join(probes) + "."] if probes else []),
