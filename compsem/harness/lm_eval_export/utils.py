@@ -1,9 +1,10 @@
 """The functions compsem's lm-eval tasks name with ``!function utils.…``.
 
 ``compsem lm-eval-tasks`` copies this file beside the task YAMLs as ``utils.py`` (and
-``metrics/aucnorm/aucnorm.py`` as ``aucnorm.py`` where a benchmark reports AUCnorm). It imports
-nothing from compsem, so the task folder runs wherever lm-eval runs: lm-eval itself requires
-``datasets``, ``evaluate`` and ``numpy``.
+``metrics/aucnorm/aucnorm.py`` as ``aucnorm.py`` where a benchmark reports AUCnorm, and
+``compsem/files/bounded_read.py`` as ``bounded_read.py``, compsem's one reader of a user's files).
+It imports nothing from compsem, so the task folder runs wherever lm-eval runs: lm-eval itself
+requires ``datasets``, ``evaluate`` and ``numpy``.
 """
 
 from __future__ import annotations
@@ -11,6 +12,8 @@ from __future__ import annotations
 import importlib.util
 import logging
 import math
+import os
+import stat
 from pathlib import Path
 
 import datasets
@@ -27,12 +30,43 @@ def load_export(compsem_config: str, compsem_export: str, compsem_benchmark: str
     its ``--metadata`` and model arguments here too; only that key is read)."""
     given = metadata.get(f"{compsem_benchmark}_export")
     folder = Path(given).expanduser() if given else HERE / compsem_export
-    if not (folder / "README.md").is_file():
+    bounded = sibling_module("bounded_read")
+    try:
+        bounded.read_bytes(folder / "README.md", "card")  # a regular file, within the card cap
+    except bounded.MissingFile:
         raise FileNotFoundError(
             f"no compsem export at {folder}: keep the export at {compsem_export} relative to "
             f'this task folder, or pass --metadata \'{{"{compsem_benchmark}_export": "DIR"}}\''
-        )
+        ) from None
+    check_data_files(folder, bounded)
     return datasets.load_dataset(str(folder), compsem_config)
+
+
+def sibling_module(name: str):
+    """The module ``name``.py that ``compsem lm-eval-tasks`` copied beside this file, loaded
+    once it is checked to be a regular file (a FIFO there would block the import)."""
+    path = HERE / f"{name}.py"
+    if not stat.S_ISREG(os.stat(path).st_mode):
+        raise ValueError(f"{path} is not a regular file; run compsem lm-eval-tasks again.")
+    spec = importlib.util.spec_from_file_location(f"compsem_{name}", path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def check_data_files(folder: Path, bounded) -> None:
+    """Every file ``datasets`` may read from the export (all but hidden ones) is a regular file
+    inside ``folder`` once links are resolved, refused before reading otherwise."""
+    root = folder.resolve()
+    for path in sorted(folder.rglob("*")):
+        relative = path.relative_to(folder)
+        if any(part.startswith(".") for part in relative.parts) or path.is_dir():
+            continue
+        if not path.resolve().is_relative_to(root):
+            raise bounded.UnreadableFile(
+                f"{path} points outside the export {folder}; keep every data file inside it."
+            )
+        bounded.check_file(path, "rows")
 
 
 def p_positive(log_likelihoods) -> float:
@@ -60,7 +94,5 @@ def aucnorm(items) -> float:
     if len(set(golds)) < 2:
         log.warning("aucnorm: the %d rows evaluated hold one class only; reporting NaN", len(golds))
         return math.nan
-    spec = importlib.util.spec_from_file_location("compsem_aucnorm", HERE / "aucnorm.py")
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
+    module = sibling_module("aucnorm")
     return float(module.aucnorm_scores(list(scores), list(golds))["aucnorm"])
