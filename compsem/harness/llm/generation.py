@@ -21,6 +21,7 @@ from pathlib import Path
 from tqdm.auto import tqdm
 
 from compsem.benchmark.prompts import LLMPrompt
+from compsem.files.bounded_read import MissingFile, read_text
 
 
 @dataclass(frozen=True)
@@ -67,10 +68,10 @@ def chat_template_text(tokenizer, model: str, template_file: Path | None) -> str
     """The Jinja chat template used: ``--chat-template FILE``, else the model's own; one clear
     error when neither exists."""
     if template_file is not None:
-        template_file = Path(template_file)
-        if not template_file.is_file():
-            raise ValueError(f"no chat template file {template_file}: pass a Jinja file")
-        return template_file.read_text()
+        try:  # a regular file within the template cap: a FIFO or a huge file is one error
+            return read_text(template_file, "template")
+        except MissingFile:
+            raise ValueError(f"no chat template file {template_file}: pass a Jinja file") from None
     if not getattr(tokenizer, "chat_template", None):
         raise ValueError(
             f"{model} has no chat template, which --generate needs to put questions to it: "
