@@ -89,6 +89,8 @@ def describe_os_error(error: OSError) -> str:
         return f"{path}: no such file or folder ({reason}): check the path and run again."
     if isinstance(error, NotADirectoryError):
         return f"{path}: a part of the path is a file, not a folder: use another path."
+    if error.errno == errno.ENAMETOOLONG:
+        return f"{path}: a name in the path is too long for the file system: choose a shorter one."
     if error.errno in (errno.ENOSPC, errno.EDQUOT):
         return f"{path}: the disk is full (or your quota is spent): free space and run again."
     if error.filename is None:

@@ -233,7 +233,10 @@ def read_result_files(paths) -> tuple[list[dict], list[str], list[tuple[str, dic
             elif kind == "embed":
                 embeds.append((str(file), payload))
             elif not path.is_dir():
-                raise ValueError(f"{file} is not a compsem result file")
+                raise ValueError(
+                    f"{file} is not a compsem result file; pass the result files (or --out "
+                    "folders) of compsem train, curve, llm, embed … runs."
+                )
     if not results and not embeds:
         problems = "".join(f"; {item['file']}: {item['reason']}" for item in unreadable)
         raise ValueError(
