@@ -45,7 +45,7 @@ FIX_WORDS = re.compile(
     r"\b(choose|pass|use|remove|set|run|check|install|give|move|delete|chmod|make|name|rename|"
     r"try|fix|build|point|write|create|drop|unset|wait|free|ask|add|omit|lower|raise|keep|"
     r"fetch|connect|copy|cd|start|restore|replace|list|put|re-?run|convert|edit|select|"
-    r"download|see|needs?|wait)\b",
+    r"download|see|needs?|wait|save|available)\b",
     re.IGNORECASE,
 )
 LEFTOVERS = re.compile(r"(\.partial-|compsem-lock|\.old-\d|\.tmp|\.part$|\.incomplete)")
@@ -87,10 +87,15 @@ def classify(case: Case, area: Path, run: dict, before: dict, after: dict) -> tu
     ]
     if changed:
         return "data loss", "changed or gone: " + ", ".join(sorted(changed)[:4])
+    if run["timed_out"]:
+        return "hang", f"still running after {run['limit']} s"
     left = sorted(
         path
         for path in after
-        if LEFTOVERS.search(path) and path not in before and "/." in "/" + path
+        if LEFTOVERS.search(path)
+        and path not in before
+        and "/." in "/" + path
+        and not path.startswith(".cache/")  # a library's own cache, not an output
     )
     if left:
         return "data loss", "left behind: " + ", ".join(left[:4])
@@ -129,9 +134,13 @@ def finish(process: subprocess.Popen, limit: float) -> tuple[str, str, bool]:
     """The process's output once it ends, or once it is killed after ``limit`` seconds."""
     try:
         return (*process.communicate(timeout=limit), False)
-    except subprocess.TimeoutExpired:
-        os.killpg(process.pid, signal.SIGKILL)
-        return (*process.communicate(), True)
+    except subprocess.TimeoutExpired:  # SIGTERM first: what it leaves then is its own doing
+        process.send_signal(signal.SIGTERM)
+        try:
+            return (*process.communicate(timeout=5), True)
+        except subprocess.TimeoutExpired:
+            os.killpg(process.pid, signal.SIGKILL)
+            return (*process.communicate(), True)
 
 
 def execute(case: Case, area: Path, env: dict) -> dict:
