@@ -220,6 +220,28 @@ def test_a_template_cannot_reach_python(name, area):
     assert not (area / "pwned").exists()
 
 
+# The second probe's templates: each one line that names the fix, at once (no hang, no traceback).
+BAD_TEMPLATES = {
+    "huge-repeat": ("{{ 'x' * 10**10 }}", "a repetition longer than"),
+    "huge-power": ("{{ 7 ** 100000000 }}", "a power of more than"),
+    "huge-range": ("{% for i in range(10**9) %}x{% endfor %}", "remove that expression"),
+    "include": ("{% include '/etc/passwd' %}", "put the text it needs in the template"),
+    "import": ("{% import 'os' as os %}{{ os }}", "put the text it needs in the template"),
+    "syntax": ("{{ premise ", "(line 1); fix that line"),
+    "unknown-field": ("{{ no_such_field }}", "use the rows' fields: premise"),
+}
+
+
+@pytest.mark.parametrize("name", list(BAD_TEMPLATES))
+def test_a_bad_template_is_one_error_naming_the_fix(name, deadline):
+    template, words = BAD_TEMPLATES[name]
+    started = time.monotonic()
+    with pytest.raises(ValueError, match="the prompt template") as error:
+        render(template, {"premise": "A dog barks."})
+    assert words in str(error.value) and "root:" not in str(error.value)
+    assert time.monotonic() - started < 5
+
+
 def test_a_template_still_renders_fields_and_filters():
     text = "{{ premise }} {{ hypothesis | regex_replace('dog', 'cat') | upper }}"
     assert render(text, {"premise": "p", "hypothesis": "a dog"}) == "p A CAT"

@@ -18,6 +18,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
+import jinja2
 from tqdm.auto import tqdm
 
 from compsem.benchmark.prompts import LLMPrompt
@@ -84,9 +85,15 @@ def chat_template_text(tokenizer, model: str, template_file: Path | None) -> str
 def render_chat(tokenizer, messages: list[dict], template: str) -> str:
     """The exact text the model reads: the conversation under the template, ready for the
     assistant's answer."""
-    return tokenizer.apply_chat_template(
-        messages, chat_template=template, tokenize=False, add_generation_prompt=True
-    )
+    try:
+        return tokenizer.apply_chat_template(
+            messages, chat_template=template, tokenize=False, add_generation_prompt=True
+        )
+    except (jinja2.TemplateError, TypeError, OverflowError) as error:  # Sandbox: SecurityError
+        raise ValueError(
+            f"the chat template cannot be rendered ({str(error)[:120]}); fix it, or omit "
+            "--chat-template to use the model's own."
+        ) from None
 
 
 def generate_texts(
