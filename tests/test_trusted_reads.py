@@ -464,6 +464,9 @@ def test_a_fifo_lexicon_is_refused_without_blocking(area, capsys, deadline):
         ("COMPSEM_CACHE", "notes.txt", "COMPSEM_CACHE=notes.txt is a file, not a folder"),
         ("HF_HOME", "notes.txt/hub", "lies under notes.txt, which is a file"),
         ("HF_DATASETS_CACHE", "", "HF_DATASETS_CACHE is set but empty"),
+        # writable by access() for root, yet nothing can be made there (the second probe)
+        ("COMPSEM_CACHE", "/proc/compsem-cache", "cannot be written"),
+        ("HF_HOME", "/proc/compsem-hf", "cannot be written"),
     ],
 )
 def test_a_bad_cache_variable_is_one_line(variable, value, fragment, area, capsys, monkeypatch):

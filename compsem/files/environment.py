@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import errno
 import os
+import tempfile
 from pathlib import Path
 
 # Cache folders compsem or the Hugging Face libraries write into, when the user sets them.
@@ -65,6 +66,13 @@ def check_cache_folder(variable: str, value: str) -> None:
         raise EnvironmentProblem(
             f"{variable}={value}{where} is not writable by you: chmod u+wx it, or {fix}."
         )
+    try:  # access() answers yes for root everywhere: /proc or a read-only mount say no only now
+        path.mkdir(parents=True, exist_ok=True)
+        tempfile.TemporaryFile(dir=path).close()
+    except OSError as error:
+        raise EnvironmentProblem(
+            f"{variable}={value} cannot be written ({error.strerror}): {fix}."
+        ) from None
 
 
 def check_environment() -> None:
