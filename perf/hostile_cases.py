@@ -330,7 +330,7 @@ def path_cases(inputs: dict) -> list[Case]:
                 setup=setup or (lambda area: None),
                 theirs=theirs,
                 env={"HOME": "{area}"},
-                limit=150,
+                limit=300,
             )
         )
     for command in ("report", "lm-eval-tasks", "llm"):
@@ -692,19 +692,26 @@ def rendered_safely(area: Path, run: dict) -> list[str]:
     for path in _outputs(area):
         text = path.read_text(errors="replace")
         if path.suffix in (".html", ".md", ".svg"):
+            # in Markdown a code span shows its text as written: HTML there is not markup
+            shown = re.sub(r"(`+).+?\1", "", text) if path.suffix == ".md" else text
             for raw in ("<script>alert(1)</script>", "<img src=x onerror"):
-                if raw in text:
+                if raw in shown:
                     findings.append(f"{raw[:12]} raw in {path.name}")
         if path.suffix == ".md" and re.search(r"^# Owned heading", text, re.M):
             findings.append(f"a heading injected into {path.name}")
         if path.suffix in (".yaml", ".yml"):
             import yaml
 
+            class Tagged(yaml.SafeLoader):  # lm-eval's !function tags are YAML too
+                pass
+
+            Tagged.add_multi_constructor("!", lambda loader, suffix, node: None)
             try:
-                yaml.safe_load(text)
+                yaml.load(text, Tagged)
             except yaml.YAMLError as error:
                 findings.append(f"{path.name} no longer YAML: {str(error)[:60]}")
-        for line in re.findall(r"^\s*(compsem [^\n]*)$", text, re.M):
+        lines = re.findall(r"^\s*(compsem [^\n]*)$", text, re.M)
+        for line in lines + re.findall(r"`(compsem [^`\n]*)`", text):
             shell = ["bash", "-c", "compsem() { :; }; " + line.replace("&amp;", "&")]
             subprocess.run(shell, cwd=area, capture_output=True, timeout=10)
     if (area / PWNED).exists():
