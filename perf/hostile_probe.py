@@ -50,6 +50,7 @@ FIX_WORDS = re.compile(
 )
 LEFTOVERS = re.compile(r"(\.partial-|compsem-lock|\.old-\d|\.tmp|\.part$|\.incomplete)")
 BIG = 8 * 1024 * 1024
+PARTIAL = os.devnull
 
 
 def fingerprint(area: Path) -> dict[str, str]:
@@ -237,6 +238,8 @@ def run_all(cases: list[Case], jobs: int, base: Path, env: dict) -> list[dict]:
     with ThreadPoolExecutor(jobs) as pool:
         for outcome in pool.map(lambda case: probe(case, base, env), cases):
             outcomes.append(outcome)
+            with open(PARTIAL, "a") as partial:  # each outcome kept as it comes
+                partial.write(json.dumps(outcome, ensure_ascii=False) + "\n")
             print(f"{outcome['class']:14} {outcome['name']}: {outcome['detail'][:150]}", flush=True)
     return outcomes
 
@@ -249,8 +252,9 @@ def main() -> int:
     parser.add_argument("--compsem", help="the compsem command to probe")
     parser.add_argument("--list", action="store_true", help="list the cases and exit")
     options = parser.parse_args()
-    global COMPSEM
+    global COMPSEM, PARTIAL
     COMPSEM = options.compsem or COMPSEM
+    PARTIAL = options.json + ".partial.jsonl"
     base = Path(tempfile.mkdtemp(prefix="compsem-hostile-"))
     started = time.monotonic()
     try:
