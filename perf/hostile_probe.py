@@ -244,14 +244,71 @@ def run_all(cases: list[Case], jobs: int, base: Path, env: dict) -> list[dict]:
     return outcomes
 
 
+RECORD = ROOT / "perf" / "measured" / "records" / "hostile_probe.json"
+FIGURES = ROOT / "perf" / "measured" / "hostile_probe.json"
+TEMPLATE = (
+    "Measured with `{command}` on {date} ({machine}): {cases} hostile cases against the real "
+    "command line, each in a fresh folder with sentinel files checksummed before and after "
+    "({wall_min:.0f} min with {jobs} at a time). On main before this round's fixes the first run "
+    "counted {before_data_loss} data loss, {before_security} security, {before_hang} hangs, "
+    "{before_traceback} tracebacks and {before_unclear} unclear errors ({before_ok} ok); after "
+    "them, {after_data_loss} data loss, {after_security} security, {after_hang} hangs, "
+    "{after_traceback} tracebacks and {after_unclear} unclear errors ({after_ok} ok). The "
+    "slowest end after SIGTERM took {after_sigterm_worst_s:.2f} s (before: "
+    "{before_sigterm_worst_s:.2f} s). Every case and its outcome: `perf/measured/hostile_probe.json`."
+)
+
+
+def compact(summary: dict) -> dict:
+    return {
+        **summary,
+        "outcomes": [{**o, "detail": o["detail"][:200]} for o in summary["outcomes"]],
+    }
+
+
+def write_record(before: dict, after: dict, jobs: int) -> None:
+    """``perf/measured/hostile_probe.json`` (both runs, every case) and its record."""
+    FIGURES.write_text(
+        json.dumps(
+            {"before": compact(before), "after": compact(after)}, indent=1, ensure_ascii=False
+        )
+        + "\n"
+    )
+    figures = {"cases": after["cases"], "wall_min": after["wall_s"] / 60, "jobs": jobs}
+    for name, run in (("before", before), ("after", after)):
+        for verdict, count in run["counts"].items():
+            key = {"unclear error": "unclear", "data loss": "data_loss"}.get(verdict, verdict)
+            figures[f"{name}_{key.replace(' ', '_')}"] = count
+        figures[f"{name}_sigterm_worst_s"] = run["sigterm_worst_s"]
+    record = {
+        "command": "python perf/hostile_probe.py --json probe.json --jobs 5",
+        "machine": "2 CPU cores, shared, loaded",
+        "date": after["date"],
+        "versions": {},
+        "figures": figures,
+        "template": TEMPLATE,
+    }
+    RECORD.write_text(json.dumps(record, indent=2, ensure_ascii=False) + "\n")
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--json", required=True, help="where to write every case's outcome")
     parser.add_argument("--jobs", type=int, default=3)
     parser.add_argument("--only", help="run only the cases whose name holds this word")
     parser.add_argument("--compsem", help="the compsem command to probe")
+    parser.add_argument(
+        "--record",
+        nargs=2,
+        metavar=("BEFORE", "AFTER"),
+        help="write the measured record from two runs' --json files instead of running",
+    )
     parser.add_argument("--list", action="store_true", help="list the cases and exit")
     options = parser.parse_args()
+    if options.record:
+        before, after = (json.loads(Path(path).read_text()) for path in options.record)
+        write_record(before, after, options.jobs)
+        return 0
     global COMPSEM, PARTIAL
     COMPSEM = options.compsem or COMPSEM
     PARTIAL = options.json + ".partial.jsonl"
