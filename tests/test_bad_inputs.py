@@ -33,6 +33,8 @@ def area(tmp_path, monkeypatch):
     (tmp_path / "tiny.txt").write_text(TINY)
     (tmp_path / "latin1.txt").write_bytes("A former caf\xe9 owner.\n".encode("latin-1"))
     (tmp_path / "nul.txt").write_bytes(b"A former president.\nA red\x00car.\n")
+    with open(tmp_path / "one-huge-line.txt", "wb") as handle:  # 65 MiB of zeros, no newline
+        handle.truncate(65 * 1024 * 1024)
     (tmp_path / "table.csv").write_text("text\nA red car.\n")
     (tmp_path / "truncated.parquet").write_bytes(b"PAR1\x00\x01\x02")
     (tmp_path / "bad-class.tsv").write_text("red\tX\n")
@@ -187,6 +189,10 @@ CASES = {
     "corpus-nul-byte": (  # issue 55: refused, never written into an export or dropped
         ["build", "plane", "--out", "o", "--corpus", "nul.txt"],
         ["nul.txt, line 2: the text holds a NUL byte", "save the file as UTF-8"],
+    ),
+    "corpus-huge-line": (  # read line by line with a cap, never whole
+        ["build", "plane", "--out", "o", "--corpus", "one-huge-line.txt"],
+        ["one-huge-line.txt, line 1: longer than 64 MiB", "one document per line"],
     ),
     "lexicon-missing": (
         ["build", "plane", "--out", "o", "--corpus", "tiny.txt", "--lexicon", "nope.tsv"],
