@@ -3,8 +3,6 @@
 from __future__ import annotations
 
 import argparse
-import os
-import shutil
 import sys
 from importlib import metadata
 from pathlib import Path
@@ -152,9 +150,8 @@ def main(argv: list[str] | None = None) -> int:
         print(f"compsem: error: {error}", file=sys.stderr)
         return 2
     args = build_parser().parse_args(argv)
-    scratch = None
     if argv is None:  # a real command, not a call from Python: keep its temporary files together
-        scratch = private_tempdir()
+        private_tempdir()
         note_interrupts()
     try:
         return args.handler(args)
@@ -173,20 +170,7 @@ def main(argv: list[str] | None = None) -> int:
     # A new line: Ctrl-C usually lands in the middle of a progress bar's line.
     outcome = interrupted_outcome(args)
     print(f"\ncompsem {args.command}: {stopped_by()}; {outcome}", file=sys.stderr)
-    if scratch is not None:
-        end_now(scratch)
     return stop_status()
-
-
-def end_now(scratch: Path) -> None:
-    """End a stopped command at once: every ``finally`` has run (staging folders, locks and
-    workers gone), so only the interpreter's teardown is left (torch's and tokenizers' threads,
-    module finalisers: seconds on a loaded machine, past the 2 s a stop may take). Its private
-    temporary folder goes first; workers die with it (PR_SET_PDEATHSIG)."""
-    shutil.rmtree(scratch, ignore_errors=True)
-    sys.stdout.flush()
-    sys.stderr.flush()
-    os._exit(stop_status())
 
 
 def interrupted_outcome(args: argparse.Namespace) -> str:
