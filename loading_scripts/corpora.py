@@ -234,6 +234,12 @@ def text_adapter(self, data: dict, path: str, id_in_file) -> dict:
             f"{record_location(self, path, id_in_file)}: no text field {self.text_key!r} (fields: "
             f"{sorted(data)}); pass --text-column to name the field that holds the text."
         )
+    if text and "\x00" in text:  # never silently dropped: the row would lose or glue words
+        raise CorpusError(
+            f"{record_location(self, path, id_in_file)}: the text holds a NUL byte (\\x00), "
+            "which no text holds (a binary file, or one saved as UTF-16?); remove it, or save "
+            "the file as UTF-8 text."
+        )
     return {"text": text or "", "id": f"{path}/{id_in_file}"}
 
 

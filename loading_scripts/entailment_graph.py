@@ -29,6 +29,8 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
+from compsem.files.bounded_read import UnreadableFile, check_file
+
 # a node's role suffix: the ".1" of "go.1"
 _ROLE = re.compile(r"\.\d+$")
 
@@ -61,6 +63,10 @@ def read_graph_file(
     edges: dict[tuple[str, str], float] = {}
     types: tuple[str, ...] = ()
     premise, in_measure = None, False
+    try:  # a regular file (a FIFO would block), within the cap of a large text resource
+        check_file(path, "vectors")
+    except UnreadableFile as error:
+        raise EntailmentGraphError(str(error)) from None
     with open(path, encoding="utf-8") as handle:
         for number, raw in enumerate(handle, start=1):
             line = raw.replace("` ", "").strip()

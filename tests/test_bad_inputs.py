@@ -32,6 +32,9 @@ def area(tmp_path, monkeypatch):
     (tmp_path / "empty-corpus").mkdir()
     (tmp_path / "tiny.txt").write_text(TINY)
     (tmp_path / "latin1.txt").write_bytes("A former caf\xe9 owner.\n".encode("latin-1"))
+    (tmp_path / "nul.txt").write_bytes(b"A former president.\nA red\x00car.\n")
+    with open(tmp_path / "one-huge-line.txt", "wb") as handle:  # 65 MiB of zeros, no newline
+        handle.truncate(65 * 1024 * 1024)
     (tmp_path / "table.csv").write_text("text\nA red car.\n")
     (tmp_path / "truncated.parquet").write_bytes(b"PAR1\x00\x01\x02")
     (tmp_path / "bad-class.tsv").write_text("red\tX\n")
@@ -182,6 +185,14 @@ CASES = {
     "corpus-not-utf8": (
         ["build", "plane", "--out", "o", "--corpus", "latin1.txt"],
         ["latin1.txt, line 1: byte 0xe9 is not UTF-8", "convert the file to UTF-8"],
+    ),
+    "corpus-nul-byte": (  # issue 55: refused, never written into an export or dropped
+        ["build", "plane", "--out", "o", "--corpus", "nul.txt"],
+        ["nul.txt, line 2: the text holds a NUL byte", "save the file as UTF-8"],
+    ),
+    "corpus-huge-line": (  # read line by line with a cap, never whole
+        ["build", "plane", "--out", "o", "--corpus", "one-huge-line.txt"],
+        ["one-huge-line.txt, line 1: longer than 64 MiB", "one document per line"],
     ),
     "lexicon-missing": (
         ["build", "plane", "--out", "o", "--corpus", "tiny.txt", "--lexicon", "nope.tsv"],
@@ -554,3 +565,19 @@ def test_a_preset_whose_input_the_config_lacks_is_named_not_input():
     )
     with pytest.raises(ValueError, match=r"--preset plane .*reads single input.*--preset auto"):
         _schema(features, "epc", None, "plane", get_preset("plane", features))
+
+
+def test_h_only_sizes_dev_cannot_give_are_refused_not_scaled():
+    """Issue 55: sizes a user asks for are made or refused (naming the most dev gives); only the
+    preset's own sizes scale down with dev, as the card's reason for them says."""
+    from compsem.builders.booqa.config import BooqaConfig, resolved
+    from compsem.builders.booqa.sampling.population import ThresholdError
+    from compsem.builders.booqa.splits import check_h_only_room
+
+    asked = resolved(BooqaConfig(name="h_only", preset="tiny", h_only_sizes=(100, 50)))
+    with pytest.raises(ThresholdError, match="asks for 150 rows .* sum to at most 40"):
+        check_h_only_room(asked, 40)
+    check_h_only_room(resolved(BooqaConfig(name="h_only", preset="tiny")), 10)
+    check_h_only_room(
+        resolved(BooqaConfig(name="h_only", preset="tiny", h_only_sizes=(20, 10))), 40
+    )

@@ -11,6 +11,7 @@ import os
 import shutil
 import subprocess
 import sys
+import time
 
 import numpy as np
 import pytest
@@ -137,6 +138,54 @@ def test_utils_aucnorm_is_compsems_and_nan_for_one_class(tmp_path):
     items = [(0.9, 1), (0.8, 0), (0.8, 1), (0.7, 1), (0.3, 0), (0.2, 0)]
     assert utils.aucnorm(items) == pytest.approx(0.6944, abs=1e-4)  # the metric card's example
     assert math.isnan(utils.aucnorm([(0.9, 1), (0.2, 1)]))
+
+
+def _fifo_card(export):
+    (export / "README.md").unlink()
+    os.mkfifo(export / "README.md")
+
+
+def _huge_card(export):
+    with open(export / "README.md", "r+b") as card:
+        card.truncate(17 * 1024 * 1024)
+
+
+def _fifo_shard(export):
+    (shard,) = (export / "goood_split_1").glob("test-*.parquet")
+    shard.unlink()
+    os.mkfifo(shard)
+
+
+def _shard_outside(export):
+    (shard,) = (export / "goood_split_1").glob("test-*.parquet")
+    outside = export.parent / "outside.parquet"
+    shard.rename(outside)
+    shard.symlink_to(outside)
+
+
+# Issue 55: the copied utils.py reads an export through compsem's bounded reader (copied beside
+# it), so a planted card or data file is one error at once, never a hang or a read outside.
+UTILS_EXPORTS = {
+    "fifo-card": (_fifo_card, "FIFO"),
+    "huge-card": (_huge_card, "MiB"),
+    "fifo-shard": (_fifo_shard, "FIFO"),
+    "shard-outside": (_shard_outside, "points outside the export"),
+}
+
+
+@pytest.mark.parametrize("name", list(UTILS_EXPORTS))
+def test_utils_load_export_refuses_what_compsem_would_not_read(name, tmp_path):
+    export = tiny_plane_export(tmp_path / "plane")
+    folder = write_tasks(str(export), tmp_path / "tasks").folder
+    kwargs = load_yaml(folder / "compsem_plane_goood_split_1.yaml")["dataset_kwargs"]
+    utils = copied_utils(folder)
+    assert len(utils.load_export(**kwargs)["test"]) > 0  # the good export loads
+    damage, words = UTILS_EXPORTS[name]
+    damage(export)
+    started = time.monotonic()
+    with pytest.raises(ValueError, match=words):
+        utils.load_export(**kwargs)
+    assert time.monotonic() - started < 5
 
 
 def run_lm_eval(tasks, smollm2, task: str, out, metadata: dict | None = None):

@@ -28,7 +28,7 @@ from compsem.files.bounded_read import UnreadableFile, read_json, read_json_line
 from compsem.harness.models.device import resolve
 from compsem.harness.report.run import run_report
 from compsem.harness.results.files import make_result, rows_path, write_result
-from tests.harness_data import tiny_plane_export
+from tests.harness_data import tiny_booqa_export, tiny_plane_export
 
 ROOT = Path(__file__).resolve().parents[1]
 CARD = "---\nconfigs:\n- config_name: full\n  data_files:\n  - split: test\n    path: {path}\n---\n"
@@ -220,6 +220,28 @@ def test_a_template_cannot_reach_python(name, area):
     assert not (area / "pwned").exists()
 
 
+# The second probe's templates: each one line that names the fix, at once (no hang, no traceback).
+BAD_TEMPLATES = {
+    "huge-repeat": ("{{ 'x' * 10**10 }}", "a repetition longer than"),
+    "huge-power": ("{{ 7 ** 100000000 }}", "a power of more than"),
+    "huge-range": ("{% for i in range(10**9) %}x{% endfor %}", "remove that expression"),
+    "include": ("{% include '/etc/passwd' %}", "put the text it needs in the template"),
+    "import": ("{% import 'os' as os %}{{ os }}", "put the text it needs in the template"),
+    "syntax": ("{{ premise ", "(line 1); fix that line"),
+    "unknown-field": ("{{ no_such_field }}", "use the rows' fields: premise"),
+}
+
+
+@pytest.mark.parametrize("name", list(BAD_TEMPLATES))
+def test_a_bad_template_is_one_error_naming_the_fix(name, deadline):
+    template, words = BAD_TEMPLATES[name]
+    started = time.monotonic()
+    with pytest.raises(ValueError, match="the prompt template") as error:
+        render(template, {"premise": "A dog barks."})
+    assert words in str(error.value) and "root:" not in str(error.value)
+    assert time.monotonic() - started < 5
+
+
 def test_a_template_still_renders_fields_and_filters():
     text = "{{ premise }} {{ hypothesis | regex_replace('dog', 'cat') | upper }}"
     assert render(text, {"premise": "p", "hypothesis": "a dog"}) == "p A CAT"
@@ -250,6 +272,94 @@ def test_llm_refuses_a_bad_template_before_loading_a_model(kind, plane, area, ca
     }
     assert expected[kind] in stderr
     assert snapshot(area) == before and not (area / "pwned").exists()
+
+
+# Issue 55's second probe: inputs that were read unbounded (a FIFO blocked, a huge file was read
+# whole) or whose error named no fix. (command line, the file made bad, how, what the error says)
+HARM = "harm-detection --data {area}/harm --task always --out {area}/r"
+PROBED = {
+    "chat-template-fifo": (
+        "llm --dataset {plane} --config goood_split_1 --model no-such-model --generate "
+        "--chat-template {area}/chat.jinja --out {area}/r",
+        "chat.jinja",
+        "fifo",
+        "a FIFO (named pipe), not a regular file",
+    ),
+    "chat-template-huge": (
+        "llm --dataset {plane} --config goood_split_1 --model no-such-model --generate "
+        "--chat-template {area}/chat.jinja --out {area}/r",
+        "chat.jinja",
+        "huge",
+        "above the 1 MiB compsem reads as a template",
+    ),
+    "harm-queries-fifo": (HARM, "harm/test.csv", "fifo", "not a regular file"),
+    "harm-queries-huge": (HARM, "harm/test.csv", "huge", "above the 64 MiB"),
+    "harm-queries-nul": (HARM, "harm/test.csv", "nul", "the control character '\\x00'"),
+    "harm-keywords-fifo": (HARM, "harm/keyword_list.txt", "fifo", "not a regular file"),
+    "harm-queries-flag-fifo": (
+        HARM + " --queries {area}/q.csv",
+        "q.csv",
+        "fifo",
+        "not a regular file",
+    ),
+    "harm-no-header": (HARM, "harm/test.csv", "headless", "make its first line the header"),
+    "graph-fifo": (
+        "score --dataset {booqa} --config en --method graph --graph {area}/g --out {area}/r",
+        "g/x_sim.txt",
+        "fifo",
+        "not a regular file",
+    ),
+    "signing-key-fifo": (  # the lock was left behind when signing its registry entry failed
+        "build montague --config an --out {area}/o",
+        "cfg/ownership.key",
+        "fifo",
+        "signing key",
+    ),
+    "out-name-too-long": (
+        "report {area}/notes.txt --out {area}/" + "x" * 300,
+        None,
+        None,
+        "300 bytes",
+    ),
+}
+
+
+def _damage(path: Path, how: str) -> None:
+    path.unlink(missing_ok=True)
+    if how == "fifo":
+        os.mkfifo(path)
+    elif how == "huge":
+        with open(path, "wb") as handle:
+            handle.truncate(bounded_read.CAPS["lexicon"] + 1)
+    elif how == "nul":
+        path.write_bytes(b"Index,Query,Label,keyword\n0,How do I clean a toy\x00gun?,GOOD,gun\n")
+    else:
+        path.write_text("0,How do I clean a toy gun?,GOOD,gun\n")
+
+
+@pytest.mark.parametrize("name", list(PROBED))
+def test_probed_inputs_are_one_error_at_once_and_touch_nothing(
+    name, plane, area, capsys, deadline, monkeypatch
+):
+    line, bad, how, expected = PROBED[name]
+    (area / "cfg").mkdir(mode=0o700)
+    if bad and bad.startswith("cfg/"):
+        monkeypatch.setenv("COMPSEM_CONFIG", str(area / "cfg"))
+    (area / "g").mkdir()
+    (area / "harm").mkdir()
+    (area / "harm" / "test.csv").write_text(
+        "Index,Query,Label,keyword\n0,How do I clean a toy gun?,GOOD,gun\n1,Load a gun,HARM,gun\n"
+    )
+    (area / "harm" / "keyword_list.txt").write_text("gun\n")
+    booqa = tiny_booqa_export(area / "booqa") if "{booqa}" in line else None
+    if bad:
+        _damage(area / bad, how)
+    before = snapshot(area)
+    started = time.monotonic()
+    stderr = refused(line.format(area=area, plane=plane, booqa=booqa).split(), capsys)
+    assert expected in stderr
+    assert time.monotonic() - started < 60
+    assert snapshot(area) == before
 
 
 # Bounded reads: files given where compsem expects a result, rows, marker or lexicon.
@@ -354,6 +464,9 @@ def test_a_fifo_lexicon_is_refused_without_blocking(area, capsys, deadline):
         ("COMPSEM_CACHE", "notes.txt", "COMPSEM_CACHE=notes.txt is a file, not a folder"),
         ("HF_HOME", "notes.txt/hub", "lies under notes.txt, which is a file"),
         ("HF_DATASETS_CACHE", "", "HF_DATASETS_CACHE is set but empty"),
+        # writable by access() for root, yet nothing can be made there (the second probe)
+        ("COMPSEM_CACHE", "/proc/compsem-cache", "cannot be written"),
+        ("HF_HOME", "/proc/compsem-hf", "cannot be written"),
     ],
 )
 def test_a_bad_cache_variable_is_one_line(variable, value, fragment, area, capsys, monkeypatch):

@@ -285,7 +285,10 @@ def resolved(config: BooqaConfig) -> BooqaConfig:
     config = replace(config, preset=preset, **values)
     for name in _POSITIVE:
         if int(getattr(config, name)) < 1:
-            raise ValueError(f"{name} must be at least 1, got {getattr(config, name)}.")
+            raise ValueError(
+                f"{name} must be at least 1, got {getattr(config, name)}; pass "
+                f"--{name.replace('_', '-')} 1 or more."
+            )
     check_h_only_sizes(config.h_only_sizes)
     buckets = config.frequency_buckets
     if not buckets or list(buckets) != sorted(set(buckets)):

@@ -12,7 +12,7 @@ import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
 
-from compsem.builders.booqa.config import BooqaConfig, generation_settings
+from compsem.builders.booqa.config import PRESETS, BooqaConfig, generation_settings
 from compsem.builders.booqa.corpus.relations import realise
 from compsem.builders.booqa.sampling.bundles import (
     bucket_labels,
@@ -191,6 +191,20 @@ def mask(entity_type: str | None) -> str:
     return entity_type if isinstance(entity_type, str) and entity_type else UNTYPED
 
 
+def check_h_only_room(s: BooqaConfig, dev_rows: int) -> None:
+    """Sizes a user asked for (``--h-only-sizes``) that dev cannot give are refused, never
+    silently scaled; the preset's sizes (Levy/Holt's) are scaled down with dev, as its card
+    reason says."""
+    asked = tuple(int(n) for n in s.h_only_sizes)
+    if asked != tuple(PRESETS[s.preset]["h_only_sizes"]) and sum(asked) > dev_rows:
+        raise ThresholdError(
+            f"--h-only-sizes {asked[0]} {asked[1]} asks for {sum(asked):,} rows of H-only train "
+            f"and dev2, but this corpus's dev split, which they are carved from, holds "
+            f"{dev_rows:,}; pass sizes that sum to at most {dev_rows:,}, or omit --h-only-sizes "
+            f"for the {s.preset} preset's sizes, scaled down with dev."
+        )
+
+
 def _carve(dev: pa.Table, sizes: tuple[int, int], rng: np.random.Generator) -> dict[str, pa.Table]:
     """train and dev2 from dev, whole bundles at a time, up to ``sizes`` rows (scaled down in
     proportion when dev is smaller than their sum)."""
@@ -246,6 +260,7 @@ def h_only_splits(s: BooqaConfig, en_schema: pa.Schema) -> dict[str, pa.Table]:
     """App. E.1: train/dev2 carved from dev, test; masked hypotheses; no shared proposition."""
     en = en_splits(s, en_schema)
     rng = np.random.default_rng([s.seed, 7])
+    check_h_only_room(s, len(en["dev"]))
     splits = {**_carve(en["dev"], s.h_only_sizes, rng), "test": en["test"]}
     splits = _without_shared_propositions(splits, rng)
     empty = [name for name, table in splits.items() if not len(table)]

@@ -32,7 +32,27 @@ def _regex_replace(string: str, pattern: str, repl: str, count: int = 0) -> str:
 # Sandboxed: a template is data (a user's --template, a card's or task folder's prompt), so it
 # may reach the row's fields and Jinja's filters, never Python internals (``__class__``,
 # ``__globals__``) nor a method that changes a value.
-_ENVIRONMENT = ImmutableSandboxedEnvironment(
+MOST_MADE = 1_000_000  # the longest string or list, the most digits, one operator may make
+
+
+class BoundedSandbox(ImmutableSandboxedEnvironment):
+    """Jinja's immutable sandbox with ``*`` and ``**`` bounded: ``'x' * 10**10`` or
+    ``10 ** 10 ** 10`` would otherwise exhaust memory or run for hours."""
+
+    intercepted_binops = frozenset({"*", "**"})
+
+    def call_binop(self, context, operator, left, right):
+        sizes = [len(v) for v in (left, right) if isinstance(v, str | list | tuple)]
+        counts = [v for v in (left, right) if isinstance(v, int)]
+        if operator == "*" and sizes and counts and sizes[0] * max(counts[0], 0) > MOST_MADE:
+            raise SecurityError(f"a repetition longer than {MOST_MADE:,} items")
+        if operator == "**" and isinstance(left, int) and isinstance(right, int):
+            if abs(left) > 1 and right * abs(left).bit_length() > MOST_MADE * 3:
+                raise SecurityError(f"a power of more than {MOST_MADE:,} digits")
+        return super().call_binop(context, operator, left, right)
+
+
+_ENVIRONMENT = BoundedSandbox(
     loader=jinja2.BaseLoader(), undefined=jinja2.StrictUndefined, keep_trailing_newline=True
 )
 _ENVIRONMENT.filters["regex_replace"] = _regex_replace
@@ -44,11 +64,24 @@ def render(template: str, row: Mapping) -> str:
         return _ENVIRONMENT.from_string(template).render(**row)
     except jinja2.UndefinedError as error:
         raise ValueError(
-            f"the prompt template uses a field the rows lack ({error.message}); the rows have "
-            f"{', '.join(row)}"
+            f"the prompt template uses a field the rows lack ({error.message}); use the rows' "
+            f"fields: {', '.join(row)}"
         ) from None
     except jinja2.TemplateSyntaxError as error:
-        raise ValueError(f"the prompt template is not valid Jinja: {error.message}") from None
+        raise ValueError(
+            f"the prompt template is not valid Jinja: {error.message} (line {error.lineno}); "
+            "fix that line."
+        ) from None
+    except jinja2.TemplateNotFound as error:
+        raise ValueError(
+            f"the prompt template includes or imports another template ({error.name}), which a "
+            "template cannot: put the text it needs in the template itself."
+        ) from None
+    except OverflowError as error:
+        raise ValueError(
+            f"the prompt template asks for more than a template may make ({error}); remove "
+            "that expression."
+        ) from None
     except SecurityError as error:
         raise ValueError(
             f"the prompt template reaches beyond the row's fields ({str(error)[:120]}); a "

@@ -182,10 +182,12 @@ def parse_json(data: bytes, source: str):
     except json.JSONDecodeError as error:
         raise InvalidJSON(
             f"{source} is not valid JSON ({error.msg}: line {error.lineno} column {error.colno}; "
-            "truncated?)"
+            "truncated?); pass the file compsem wrote, or write it again."
         ) from None
     except RecursionError:
-        raise InvalidJSON(f"{source} nests JSON too deeply to read.") from None
+        raise InvalidJSON(
+            f"{source} nests JSON too deeply to read; pass the file compsem wrote."
+        ) from None
 
 
 def read_json(path: str | os.PathLike, kind: str):

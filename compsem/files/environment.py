@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import errno
 import os
+import tempfile
 from pathlib import Path
 
 # Cache folders compsem or the Hugging Face libraries write into, when the user sets them.
@@ -65,6 +66,13 @@ def check_cache_folder(variable: str, value: str) -> None:
         raise EnvironmentProblem(
             f"{variable}={value}{where} is not writable by you: chmod u+wx it, or {fix}."
         )
+    try:  # access() answers yes for root everywhere: /proc or a read-only mount say no only now
+        path.mkdir(parents=True, exist_ok=True)
+        tempfile.TemporaryFile(dir=path).close()
+    except OSError as error:
+        raise EnvironmentProblem(
+            f"{variable}={value} cannot be written ({error.strerror}): {fix}."
+        ) from None
 
 
 def check_environment() -> None:
@@ -89,6 +97,8 @@ def describe_os_error(error: OSError) -> str:
         return f"{path}: no such file or folder ({reason}): check the path and run again."
     if isinstance(error, NotADirectoryError):
         return f"{path}: a part of the path is a file, not a folder: use another path."
+    if error.errno == errno.ENAMETOOLONG:
+        return f"{path}: a name in the path is too long for the file system: choose a shorter one."
     if error.errno in (errno.ENOSPC, errno.EDQUOT):
         return f"{path}: the disk is full (or your quota is spent): free space and run again."
     if error.filename is None:

@@ -67,10 +67,19 @@ from compsem.pipeline.process_guard import (
 __all__ = ["MARKER", "OutputFolderError", "atomic_folder", "check_output_folder", "read_marker"]
 
 
+NAME_MAX = 255  # the longest file name Linux's and macOS's file systems take, in bytes
+
+
 def output_path(text: str) -> Path:
     """An ``--out`` argument: refuses an empty string, which ``Path`` would read as ``.``."""
     if not text.strip():
         raise argparse.ArgumentTypeError("is empty; name a new folder, e.g. --out hub/plane")
+    longest = max((len(os.fsencode(part)) for part in Path(text).parts), default=0)
+    if longest > NAME_MAX:
+        raise argparse.ArgumentTypeError(
+            f"holds a name of {longest} bytes, longer than the {NAME_MAX} a file name may have; "
+            "choose a shorter name"
+        )
     return Path(text)
 
 

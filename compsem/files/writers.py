@@ -140,8 +140,9 @@ def writer_lock(target: Path, wait: bool = False):
         raise OutputFolderError(_not_a_lock(lock, target))
     os.ftruncate(handle, 0)
     os.pwrite(handle, json.dumps({LOCK_KEY: os.getpid()}).encode(), 0)
-    entry = register("lock", lock.absolute())
-    try:
+    entry = None
+    try:  # registering signs the entry: a bad signing key must not leave the lock behind
+        entry = register("lock", lock.absolute())
         yield
     finally:
         if _still_at(handle, lock):

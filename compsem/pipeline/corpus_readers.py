@@ -18,6 +18,22 @@ from tqdm.auto import tqdm
 
 from compsem.pipeline.runner import CorpusError
 
+MOST_LINE = 64 * 1024 * 1024  # bytes of one document line: a longer one is not a document
+
+
+def bounded_lines(handle, where: Callable[[], str]):
+    """The lines of ``handle``, each read with at most ``MOST_LINE`` bytes: a file of one huge
+    line (a disk image, /dev/zero's bytes) is one CorpusError at once, never read whole."""
+    index = 0
+    while line := handle.readline(MOST_LINE + 1):
+        index += 1
+        if len(line) > MOST_LINE:
+            raise CorpusError(
+                f"{where()}, line {index}: longer than {MOST_LINE // 1024 // 1024} MiB, which no "
+                "document is (a binary file?); pass text with one document per line."
+            )
+        yield line
+
 
 class FirstTaskProgress:
     """A reader mixin: only task 0 draws its document bar. Every task drawing its own made bars
@@ -37,7 +53,8 @@ class CountedProgress(FirstTaskProgress):
 
     def count_documents(self, filepath: str) -> int:
         with self.data_folder.open(filepath, "rb", compression="infer") as handle:
-            return sum(1 for line in handle if line.strip())
+            where = lambda: self.data_folder.resolve_paths(filepath)  # noqa: E731
+            return sum(1 for line in bounded_lines(handle, where) if line.strip())
 
     def read_files_shard(self, shard: list[str]):
         if not self.doc_progress:
@@ -66,7 +83,8 @@ class JsonlLinesReader(CountedProgress, BaseDiskReader):
 
     def read_file(self, filepath: str):
         with self.data_folder.open(filepath, "rt", compression="infer") as handle:
-            for index, line in enumerate(handle):
+            where = lambda: self.data_folder.resolve_paths(filepath)  # noqa: E731
+            for index, line in enumerate(bounded_lines(handle, where)):
                 if not line.strip():
                     continue
                 with self.track_time():
@@ -94,7 +112,8 @@ class TextLinesReader(CountedProgress, BaseDiskReader):
 
     def read_file(self, filepath: str):
         with self.data_folder.open(filepath, "rb", compression="infer") as handle:
-            for index, raw in enumerate(handle):
+            where = lambda: self.data_folder.resolve_paths(filepath)  # noqa: E731
+            for index, raw in enumerate(bounded_lines(handle, where)):
                 try:
                     text = raw.decode("utf-8-sig" if index == 0 else "utf-8").strip()
                 except UnicodeDecodeError as error:

@@ -4,10 +4,12 @@
 from __future__ import annotations
 
 import csv
+import io
 import re
 from dataclasses import dataclass
 from pathlib import Path
 
+from compsem.resources.user_text import read_user_text
 from compsem.text.articles import with_article
 
 TASKS = ("spte", "epc", "llm", "always")  # the classifiers of ``compsem harm-detection``
@@ -53,10 +55,10 @@ def normalised(text: str) -> str:
 
 def read_keywords(path: Path) -> dict[str, str]:
     """The keyword list: normalised form -> keyword as written; one error if it is empty."""
-    if not path.is_file():
+    if not path.exists():
         raise ValueError(f"{path} does not exist: --data needs the release's {KEYWORDS}")
     keywords = {}
-    for line in path.read_text(encoding="utf-8").splitlines():
+    for line in read_user_text(path, ValueError).splitlines():  # bounded, no control character
         if normalised(line):
             keywords.setdefault(normalised(line), line.strip())
     if not keywords:
@@ -66,14 +68,16 @@ def read_keywords(path: Path) -> dict[str, str]:
 
 def read_queries(path: Path) -> list[Query]:
     """The queries of a ``test.csv``; one error naming a missing column or an unknown label."""
-    if not path.is_file():
+    if not path.exists():
         raise ValueError(f"{path} does not exist: --data needs the release's {QUERIES}")
-    with path.open(newline="", encoding="utf-8-sig") as handle:
+    text = read_user_text(path, ValueError)  # a regular file, bounded, no control character
+    with io.StringIO(text, newline="") as handle:
         reader = csv.DictReader(handle)
         missing = [name for name in COLUMNS if name not in (reader.fieldnames or ())]
         if missing:
             raise ValueError(
-                f"{path} lacks the column {missing[0]!r}: its header must be {','.join(COLUMNS)}"
+                f"{path} lacks the column {missing[0]!r}: make its first line the header "
+                f"{','.join(COLUMNS)}"
             )
         queries = []
         for line, row in enumerate(reader, start=2):

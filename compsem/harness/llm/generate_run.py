@@ -191,6 +191,7 @@ def run_generate(
         raise ValueError("--backend openai needs --base-url (e.g. http://127.0.0.1:8000/v1)")
     if parser is not None:
         check_parser(parser)
+    chat_text = None if chat_template is None else chat_template_text(None, "", chat_template)
     seed = decoding.seed
     check_writable(result_files(out, "llm", config, [seed]))
     placement = resolve(device, precision)
@@ -243,9 +244,7 @@ def run_generate(
         "reasoning_tags": list(reasoning_tags),
         "system": system,
         "chat_template_file": None if chat_template is None else str(Path(chat_template).resolve()),
-        "chat_template_fingerprint": None
-        if chat_template is None
-        else fingerprint(Path(chat_template).read_text()),
+        "chat_template_fingerprint": None if chat_template is None else fingerprint(chat_text),
         **decoding.settings(),
         "shots": shots,
         "limit": limit,

@@ -18,9 +18,11 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
+import jinja2
 from tqdm.auto import tqdm
 
 from compsem.benchmark.prompts import LLMPrompt
+from compsem.files.bounded_read import MissingFile, read_text
 
 
 @dataclass(frozen=True)
@@ -67,10 +69,10 @@ def chat_template_text(tokenizer, model: str, template_file: Path | None) -> str
     """The Jinja chat template used: ``--chat-template FILE``, else the model's own; one clear
     error when neither exists."""
     if template_file is not None:
-        template_file = Path(template_file)
-        if not template_file.is_file():
-            raise ValueError(f"no chat template file {template_file}: pass a Jinja file")
-        return template_file.read_text()
+        try:  # a regular file within the template cap: a FIFO or a huge file is one error
+            return read_text(template_file, "template")
+        except MissingFile:
+            raise ValueError(f"no chat template file {template_file}: pass a Jinja file") from None
     if not getattr(tokenizer, "chat_template", None):
         raise ValueError(
             f"{model} has no chat template, which --generate needs to put questions to it: "
@@ -83,9 +85,15 @@ def chat_template_text(tokenizer, model: str, template_file: Path | None) -> str
 def render_chat(tokenizer, messages: list[dict], template: str) -> str:
     """The exact text the model reads: the conversation under the template, ready for the
     assistant's answer."""
-    return tokenizer.apply_chat_template(
-        messages, chat_template=template, tokenize=False, add_generation_prompt=True
-    )
+    try:
+        return tokenizer.apply_chat_template(
+            messages, chat_template=template, tokenize=False, add_generation_prompt=True
+        )
+    except (jinja2.TemplateError, TypeError, OverflowError) as error:  # Sandbox: SecurityError
+        raise ValueError(
+            f"the chat template cannot be rendered ({str(error)[:120]}); fix it, or omit "
+            "--chat-template to use the model's own."
+        ) from None
 
 
 def generate_texts(

@@ -122,7 +122,10 @@ def demonstrations(bench: Benchmark, split: str, shots: int, seed: int, rows: in
         )
     pool = bench.splits[pool_name]
     if shots > len(pool):
-        raise ValueError(f"--shots {shots} exceeds the {len(pool)} rows of {pool_name!r}")
+        raise ValueError(
+            f"--shots {shots} exceeds the {len(pool)} rows of {pool_name!r}; pass --shots "
+            f"{len(pool)} or fewer"
+        )
     rng = np.random.default_rng(seed)
     pool_rows = pool.to_list()
     return [

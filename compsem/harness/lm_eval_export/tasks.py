@@ -28,6 +28,7 @@ from compsem.benchmark.card import compsem_metadata
 from compsem.benchmark.prompts import LLMPrompt
 from compsem.benchmark.spec import TaskFamily
 from compsem.builders import BENCHMARKS
+from compsem.files import bounded_read
 from compsem.files.bounded_read import read_text
 from compsem.files.export_reader import read_export, read_export_card
 from compsem.files.names import check_name, check_repo_id
@@ -305,6 +306,7 @@ def write_tasks(dataset: str, out: Path, revision: str | None = None) -> TaskFol
         files[f"_{group}.yaml"] = _yaml(group_yaml(group, members[group], metrics, version))
     files["utils.py"] = UTILS.read_text()
     files["answers.py"] = ANSWERS.read_text()
+    files["bounded_read.py"] = Path(bounded_read.__file__).read_text()
     if any(aucnorm.values()):
         files["aucnorm.py"] = (module_folder("aucnorm") / "aucnorm.py").read_text()
     files["README.md"] = task_readme(

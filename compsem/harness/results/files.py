@@ -263,7 +263,10 @@ def read_result_files(paths) -> Found:
                 result = file.with_name(file.name.removesuffix(PR_CURVE) + ".json")
                 found.pr_curves[str(result)] = payload
             elif not path.is_dir():
-                raise ValueError(f"{file} is not a compsem result file")
+                raise ValueError(
+                    f"{file} is not a compsem result file; pass the result files (or --out "
+                    "folders) of compsem train, curve, llm, embed … runs."
+                )
     if not found.results and not found.embeds:
         problems = "".join(f"; {item['file']}: {item['reason']}" for item in found.unreadable)
         raise ValueError(
