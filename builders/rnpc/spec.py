@@ -24,6 +24,7 @@ from compsem.builders.rnpc.harm_detection import HARM_DETECTION
 from compsem.builders.rnpc.labels.agreement import rule_agreement
 from compsem.builders.rnpc.labels.catalogue import RULES
 from compsem.builders.rnpc.llm_prompts import LLM_PROMPTS, SANITY_PAIRS
+from compsem.builders.rnpc.probes import MODIFIER_PROBES
 from compsem.builders.rnpc.shortcut_balance import SINGLE_SHARE, SPTE_SINGLE_SHARE
 from compsem.builders.rnpc.tasks import ABSTRACT_WEIGHTS, TASKS
 from compsem.resources.modifiers import CATEGORIES
@@ -267,8 +268,7 @@ PRESET = Preset(
 
 
 def describe_config(config: RnpcConfig) -> str:
-    task = config.task.upper()
-    return f"{task}. " + REGIME_DESCRIPTIONS[config.regime].format(
+    return f"{config.task.upper()}. " + REGIME_DESCRIPTIONS[config.regime].format(
         train=config.train_size,
         challenge_train=config.challenge_train_size,
         challenge_validation=config.challenge_validation_size,
@@ -298,8 +298,7 @@ def rule_examples(config: RnpcConfig) -> dict[str, dict]:
                 "condition": rule.condition,
                 "example": rule.example,
             }
-            if rule_id in first:
-                row = first[rule_id]
+            if (row := first.get(rule_id)) is not None:
                 fields = ("event1", "event2") if task == "epc" else ("premise", "hypothesis")
                 examples[rule_id] |= {
                     "first": row[fields[0]],
@@ -397,4 +396,5 @@ SPEC = BenchmarkSpec(
     # every premise and hypothesis (event) of a task is made from one source NP
     cluster_fields=("np",),
     harm_detection=HARM_DETECTION,
+    modifier_probes=MODIFIER_PROBES,
 )

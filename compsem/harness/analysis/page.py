@@ -1,5 +1,5 @@
-"""The papers' analyses of saved runs on the results page (the files ``compsem subwords``
-writes), found under the report's folders and shown in their benchmark's section."""
+"""The papers' analyses on the results page (the files ``compsem subwords``, ``probe-edges`` and
+``probe-scope`` write), found under the report's folders and shown in their benchmark's section."""
 
 from __future__ import annotations
 
@@ -9,6 +9,7 @@ from pathlib import Path
 from compsem.files.bounded_read import read_json
 from compsem.harness.analysis.run import KIND, MARKER, scatter
 from compsem.harness.analysis.subwords import markdown
+from compsem.harness.probing.figures import probe_parts, read_probes
 from compsem.text.escape import markdown_code, markdown_text
 
 
@@ -25,13 +26,17 @@ def read_analyses(paths: Sequence[Path]) -> list[dict]:
                 continue
             if isinstance(payload, dict) and payload.get(MARKER) and "points" in payload:
                 found.append({**payload, "file": str(file)})
-    return found
+    return found + read_probes(paths)
 
 
 def analysis_parts(analyses: list[dict], plot: Callable[[str, str, str], str]) -> list[str]:
-    """Each subword analysis as a heading, its scatter plot and its tables."""
+    """Each subword analysis as a heading, its scatter plot and its tables; each of RNPC's §7
+    probes as its own figures (``compsem.harness.probing.figures``)."""
     parts = []
     for analysis in analyses:
+        if analysis.get("analysis") != KIND:
+            parts += probe_parts(analysis, plot)
+            continue
         tokenizer = markdown_text(analysis["tokenizer"])
         title = f"Subword analysis · {analysis['tokenizer']}"
         parts += [
