@@ -195,7 +195,7 @@ def test_bad_models_are_one_clear_error_and_nothing_is_written(rnpc, tmp_path, c
     for command, model, message in cases:
         out = tmp_path / f"out-{command}"
         argv = [command, "--dataset", str(rnpc), "--config", "spte", "--model", model]
-        assert main([*argv, "--max-phrases", "5", "--out", str(out)]) == 2
+        assert main([*argv, "--max-phrases", "40", "--out", str(out)]) == 2
         err = capsys.readouterr().err  # after the loading's progress bars: one line
         errors = [line for line in err.splitlines() if line.startswith(f"compsem {command}")]
         assert len(errors) == 1 and message in errors[0] and "Traceback" not in err
