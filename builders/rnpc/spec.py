@@ -22,6 +22,7 @@ from compsem.builders.rnpc.evaluation.baselines import BASELINES
 from compsem.builders.rnpc.evaluation.harm_detection import HARM_DETECTION
 from compsem.builders.rnpc.evaluation.llm_prompts import LLM_PROMPTS, SANITY_PAIRS
 from compsem.builders.rnpc.evaluation.paper_results import PAPER_RESULTS
+from compsem.builders.rnpc.evaluation.probes import MODIFIER_PROBES
 from compsem.builders.rnpc.generation import generation_key, load_inputs, task_splits
 from compsem.builders.rnpc.labels.agreement import export_files, rule_agreement
 from compsem.builders.rnpc.labels.catalogue import RULES
@@ -62,8 +63,7 @@ PRESET = Preset(
 
 
 def describe_config(config: RnpcConfig) -> str:
-    task = config.task.upper()
-    return f"{task}. " + REGIME_DESCRIPTIONS[config.regime].format(
+    return f"{config.task.upper()}. " + REGIME_DESCRIPTIONS[config.regime].format(
         train=config.train_size,
         challenge_train=config.challenge_train_size,
         challenge_validation=config.challenge_validation_size,
@@ -93,8 +93,7 @@ def rule_examples(config: RnpcConfig) -> dict[str, dict]:
                 "condition": rule.condition,
                 "example": rule.example,
             }
-            if rule_id in first:
-                row = first[rule_id]
+            if (row := first.get(rule_id)) is not None:
                 fields = ("event1", "event2") if task == "epc" else ("premise", "hypothesis")
                 examples[rule_id] |= {
                     "first": row[fields[0]],
@@ -186,4 +185,5 @@ SPEC = BenchmarkSpec(
     cluster_fields=("np",),
     harm_detection=HARM_DETECTION,
     paper_results=PAPER_RESULTS,
+    modifier_probes=MODIFIER_PROBES,
 )

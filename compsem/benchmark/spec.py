@@ -214,6 +214,33 @@ class PaperResult:
 
 
 @dataclass(frozen=True)
+class ModifierProbes:
+    """What ``compsem probe-edges`` and ``compsem probe-scope`` read of a benchmark's rows (RNPC
+    §7): phrases ``Det M1 M2 N``, each modifier with its semantic category.
+
+    Attributes:
+        categories: the categories a modifier has (the probe's classes), in order.
+        modifiers: ``(word column, category column)`` per modifier position, M1 first.
+        noun: the column of the head noun (lemma); the phrase's last word is its form.
+        phrase: the column holding the phrase as written ("a former American diplomat").
+        sentences: the columns that hold the phrase in a sentence the tasks' models read; a
+            config's first one it has is encoded, the phrase alone where it has none.
+        scope_category: the category of the M1 whose scope ``probe-scope`` reads (privative).
+        figure_modifiers: the M1 words the paper's scope figure shows, drawn first.
+        source: where the probes come from.
+    """
+
+    categories: tuple[str, ...]
+    modifiers: tuple[tuple[str, str], ...]
+    noun: str
+    phrase: str
+    sentences: tuple[str, ...] = ()
+    scope_category: str = ""
+    figure_modifiers: tuple[str, ...] = ()
+    source: str = ""
+
+
+@dataclass(frozen=True)
 class BenchmarkSpec:
     """One benchmark.
 
@@ -280,6 +307,8 @@ class BenchmarkSpec:
             (``compsem harm-detection``; RNPC §8), if it has one.
         paper_results: the paper's headline numbers as it reports them, shown beside compsem's
             runs of the same configs and metric (``compsem.harness.report.reference``).
+        modifier_probes: the phrases and modifier categories of ``compsem probe-edges`` and
+            ``compsem probe-scope`` (RNPC §7), if it has them.
     """
 
     name: str
@@ -315,6 +344,7 @@ class BenchmarkSpec:
     baselines: tuple[Baseline, ...] = ()
     harm_detection: HarmDetection | None = None
     paper_results: tuple[PaperResult, ...] = ()
+    modifier_probes: ModifierProbes | None = None
 
     @property
     def heading(self) -> str:

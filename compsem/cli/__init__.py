@@ -4,7 +4,7 @@
 - ``harness``: ``train``, ``curve``, ``zero-shot``, ``prompt``, ``score``, ``report``.
 - ``llm``: ``llm``, ``rescore``, ``lm-eval-tasks``, ``inspect-tasks``, ``model-path``, ``setup-smollm2``.
 - ``embed``: ``embed``.
-- ``analysis``: ``subwords``, the papers' analyses of saved runs.
+- ``analysis``: ``subwords``, ``probe-edges``, ``probe-scope``: the papers' analyses.
 - ``publish``: ``export``, ``push``, ``versions``.
 
 Each command module parses its arguments and calls one function of its job's package; nothing

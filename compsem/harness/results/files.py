@@ -267,7 +267,7 @@ def read_result_files(paths) -> Found:
                     f"{file} is not a compsem result file; pass the result files (or --out "
                     "folders) of compsem train, curve, llm, embed … runs."
                 )
-    if not found.results and not found.embeds:
+    if not found.results and not found.embeds and not found.analyses:
         problems = "".join(f"; {item['file']}: {item['reason']}" for item in found.unreadable)
         raise ValueError(
             f"no compsem result files under {', '.join(map(str, paths))}: pass the --out folders "
