@@ -9,6 +9,7 @@ from pathlib import Path  # noqa: E402
 import pyarrow as pa  # noqa: E402
 import pyarrow.parquet as pq  # noqa: E402
 import pytest  # noqa: E402
+from filelock import FileLock  # noqa: E402
 
 # All of WordNet's glosses (about two minutes to parse): intensional adjectives are rare in them,
 # and fewer documents leave some balanced GOoD splits empty.
@@ -24,11 +25,24 @@ INVENTED_NEWS = Path(__file__).parent / "fixtures" / "booqa_invented_news.jsonl"
 TINY_BOOQA = {"corpus": str(INVENTED_NEWS), "preset": "tiny"}
 
 
+def shared_folder(tmp_path_factory, name: str) -> Path:
+    """A folder every worker of this run shares: under pytest-xdist the workers' temporary
+    folders sit side by side in one, so they share what each would otherwise build again (a
+    corpus parse, the PLANE export, the signing key that says compsem wrote it)."""
+    root = tmp_path_factory.getbasetemp()
+    if os.environ.get("PYTEST_XDIST_WORKER"):
+        root = root.parent
+    folder = root / name
+    folder.mkdir(exist_ok=True)
+    return folder
+
+
 @pytest.fixture(scope="session", autouse=True)
 def compsem_cache(tmp_path_factory):
-    """A cache shared by the session's builds, so the corpus is parsed once. Set
-    COMPSEM_TEST_CACHE to a folder to reuse parses across sessions while developing."""
-    cache = os.environ.get("COMPSEM_TEST_CACHE") or tmp_path_factory.mktemp("compsem-cache")
+    """A cache shared by the session's builds (and its workers': a parse in progress is locked
+    by compsem, so another waits for it), so the corpus is parsed once. Set COMPSEM_TEST_CACHE
+    to a folder to reuse parses across sessions while developing."""
+    cache = os.environ.get("COMPSEM_TEST_CACHE") or shared_folder(tmp_path_factory, "compsem-cache")
     os.environ["COMPSEM_CACHE"] = str(cache)
     return cache
 
@@ -36,9 +50,14 @@ def compsem_cache(tmp_path_factory):
 @pytest.fixture(scope="session", autouse=True)
 def compsem_config(tmp_path_factory):
     """compsem's config folder, which holds its signing key: the session's own, never the
-    user's (subprocesses inherit it)."""
-    folder = tmp_path_factory.mktemp("compsem-config")
+    user's (subprocesses inherit it); one for all workers, made under a lock, so an export one
+    worker wrote is compsem's in another."""
+    from compsem.files.signing import secret_key
+
+    folder = shared_folder(tmp_path_factory, "compsem-config")
     os.environ["COMPSEM_CONFIG"] = str(folder)
+    with FileLock(str(folder) + ".lock"):
+        secret_key()
     return folder
 
 
@@ -54,12 +73,15 @@ def smollm2() -> str:
 
 @pytest.fixture(scope="session")
 def plane_export(tmp_path_factory) -> Path:
-    """Every generated PLANE config, exported once for the whole session."""
+    """Every generated PLANE config, exported once for the whole run (by the first worker that
+    needs it; the others wait for it and read it). Tests copy it before changing anything."""
     from compsem.builders.plane import SPEC
     from compsem.publish.export import export_benchmark
 
-    out = tmp_path_factory.mktemp("exports") / "plane"
-    export_benchmark("plane", out, None, **reference_settings, **SPEC.demo_settings())
+    out = shared_folder(tmp_path_factory, "exports") / "plane"
+    with FileLock(str(out) + ".lock"):
+        if not (out / "README.md").is_file():
+            export_benchmark("plane", out, None, **reference_settings, **SPEC.demo_settings())
     return out
 
 
