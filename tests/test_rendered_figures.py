@@ -58,7 +58,9 @@ def test_readme_is_a_front_page_of_at_most_200_lines():
 def test_readme_keeps_the_newcomers_two_commands():
     readme = (ROOT / "README.md").read_text(encoding="utf-8")
     assert "bash scripts/setup.sh && .venv/bin/compsem demo\n" in readme
-    assert ".venv/bin/python -m pytest\n" in readme
+    assert ".venv/bin/python -m pytest -n 2 --dist loadfile\n" in readme
+    ci = (ROOT / ".ci" / "run").read_text(encoding="utf-8")
+    assert ci.rstrip().endswith(".venv/bin/python -m pytest -n 2 --dist loadfile")  # the same
 
 
 @pytest.fixture

@@ -28,6 +28,7 @@ from compsem.builders.rnpc.labels.rules import Slot, epc, modifier_time
 from compsem.builders.rnpc.words.nouns import load_events
 from compsem.builders.rnpc.words.places import place_relation
 from compsem.builders.rnpc.words.second_nouns import names_people, noun_relation
+from compsem.builders.rnpc.words.valence import word_valence
 from compsem.loading_scripts.rnpc_release import ReleaseError, read_original_task
 from compsem.publish.export import export_benchmark
 from compsem.resources.modifiers import CATEGORY_CODES, load_modifier_lexicon
@@ -401,17 +402,27 @@ def test_an_event_every_modifier_keeps_is_read_whatever_the_scope():
     assert epc(onetime, amateur, "done") is None
 
 
+# RNPC 4.2.0's evaluative events (issue 53): whether N is harmful, dangerous or harmless.
+EVALUATIVE = {"is harmful", "is dangerous", "is harmless"}
+
+
 def test_the_shipped_events_read_as_their_stance_or_unread():
     """Generated events against N (RNPC 3.5.0) are what the release's are read as: the reading
     of a release row calls each shipped one against its noun, so the two agree on the stance.
     (Events in keeping are not all read so: VADER's *cuts*, *fights* are ill news of any N.)
     An event of what a privative keeps (3.6.0) is read as kept or not read, never as one in
-    keeping with N or against it (a pear *is narrow at the top* would be: VADER likes *top*)."""
+    keeping with N or against it (a pear *is narrow at the top* would be: VADER likes *top*).
+    The evaluative events of 4.2.0 (N is harmful, dangerous or harmless: RNPC §8's question) are
+    read apart where VADER gives the noun no valence (*cannon*, *doctor*): the reading knows a
+    noun is harmful only from that, so it reads them in keeping or not at all; it never reads
+    them as kept, and none is a denial (*a gun is harmless* is read against, as shipped)."""
     for listed in load_events().to_pylist():
         said = f"A {listed['noun']} {listed['event']}."
         row = {"modifier1": "", "modifier2": "", "noun": listed["noun"]}
         row |= {"event1": said, "event2": said}
-        if listed["stance"] == "against":
+        if listed["event"] in EVALUATIVE and word_valence(listed["noun"]) == 0:
+            assert event_stance(row) != "kept" and not negated(said), said
+        elif listed["stance"] == "against":
             assert event_stance(row) == "against", said
             assert not negated(said), said  # stated, not denied
         if listed["stance"] == "kept":

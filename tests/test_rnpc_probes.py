@@ -18,12 +18,12 @@ from transformers import (
 
 from compsem.builders.rnpc.evaluation.probes import MODIFIER_PROBES
 from compsem.cli import main
-from compsem.harness.analysis.page import read_analyses
 from compsem.harness.models.offline import model_path
 from compsem.harness.probing.edges import GRID, Item, candidates, modifier_split, run_probe_edges
 from compsem.harness.probing.phrases import modifier_probes, pieces, word_spans
 from compsem.harness.probing.scope import attention_to, run_probe_scope
 from compsem.harness.report import page as report_page
+from compsem.harness.results.model import read
 from compsem.publish.export import export_benchmark
 
 pytestmark = pytest.mark.usefixtures("one_thread")
@@ -166,9 +166,9 @@ def test_probe_scope_ratio_equals_a_direct_computation_and_is_on_the_page(rnpc, 
 
     edges = tmp_path / "edges"
     run_probe_edges(str(rnpc), "spte", edges, [minilm], max_phrases=30, grid=SMALL_GRID)
-    analyses = read_analyses([tmp_path])
-    assert sorted(a["analysis"] for a in analyses) == ["probe-edges", "probe-scope"]
-    markdown, plots = report_page.build([], [], [], [], tmp_path / "page", analyses)
+    results = read([tmp_path])  # the report's one walk finds the analyses, with no run beside
+    assert sorted(a["analysis"] for a in results.analyses) == ["probe-edges", "probe-scope"]
+    markdown, plots = report_page.build(results, tmp_path / "page")
     assert "Edge probing of modifier category (RNPC §7, Fig. 4)" in markdown
     assert "Modifier scope, attention ratio r (RNPC §7, Fig. 5)" in markdown
     assert {"probe-edges-spte.svg", "probe-scope-spte.svg"} <= set(plots)
