@@ -30,6 +30,7 @@ from compsem.harness.llm.generate_run import Endpoint, run_generate
 from compsem.harness.llm.generation import Decoding
 from compsem.harness.llm.openai_api import transformers_serve
 from compsem.harness.models.offline import model_path
+from compsem.harness.report.leaderboard import ONE_ANSWER
 
 RECORDS = Path(__file__).parent / "measured" / "records"
 
@@ -69,28 +70,50 @@ def record(task: str, export: Path, config: str, command: str, figures: dict, te
     return path
 
 
+def interval(pair) -> str:
+    return f"[{pair[0]:.3f}, {pair[1]:.3f}]" if pair else "(none)"
+
+
 def accuracy(args, work: Path, result: dict | None = None) -> Path:
-    """The accuracy record of a run (``result``, else a run made now)."""
+    """The accuracy record of a run (``result``, else a run made now): accuracy (AUCnorm too
+    where the config is ranked, as BoOQA's) with its 95% interval, the unparsable share, and
+    the one-answer ⚠ where it applies."""
     if result is None:
         result, _ = generate(args.export, args.config, args.limit, work / "run")
     scores = result["scores"]
+    top = max(scores["label_shares"].values())
     figures = {
         "config": args.config,
         "rows": result["settings"]["eval_examples"],
         "accuracy": round(scores["accuracy"], 3),
+        "accuracy_ci": interval(scores.get("accuracy_ci")),
         "unparsable": f"{scores['unparsable']:.1%}",
-        "top_share": f"{max(scores['label_shares'].values()):.0%}",
+        "top_share": f"{top:.0%}",
+        "one_answer": f" ⚠ one answer to {top:.0%} of the rows: the accuracy is that answer's "
+        "share, not skill."
+        if top >= ONE_ANSWER
+        else "",
     }
     template = (
         "SmolLM2-135M-Instruct, `compsem llm --generate`, greedy, on the first {rows} test rows "
-        "of `{config}`: accuracy {accuracy}, unparsable {unparsable} (counted wrong), its most "
-        "frequent answer {top_share} of rows"
+        "of `{config}`: accuracy {accuracy} {accuracy_ci} (95% interval), unparsable "
+        "{unparsable} (counted wrong), its most frequent answer {top_share} of rows"
     )
+    if scores.get("aucnorm") is not None:
+        figures["aucnorm"] = round(scores["aucnorm"], 3)
+        figures["aucnorm_ci"] = interval(scores.get("aucnorm_ci"))
+        figures["xi"] = round(scores["baseline_precision"], 3)
+        template += (
+            "; AUCnorm {aucnorm} {aucnorm_ci} over each row's vote share (one greedy answer: "
+            "1 for True, 0 for False), ξ {xi}"
+        )
     if result["settings"]["cached_rows"] == 0:  # a speed only where every row was generated now
         figures["rows_per_second"] = round(figures["rows"] / result["wall_seconds"], 2)
         template += "; {rows_per_second} rows/s on {machine}"
     command = COMMANDS[args.task]
-    return record("accuracy", args.export, args.config, command, figures, template + ".")
+    return record(
+        "accuracy", args.export, args.config, command, figures, template + ".{one_answer}"
+    )
 
 
 def cache(args, work: Path) -> Path:

@@ -11,6 +11,7 @@ import numpy as np
 
 from compsem.benchmark.answers import majority, parse_answer
 from compsem.files.bounded_read import read_json_lines
+from compsem.harness.llm.gen_ranking import generation_ranking
 from compsem.harness.report.cells import fmt_interval, markdown_table, number
 from compsem.harness.report.leaderboard import ONE_ANSWER
 from compsem.harness.results.files import SUMMARY, result_name, write_result, write_rows, write_text
@@ -28,16 +29,29 @@ def parse_rows(records: list[dict], parser: str, tags) -> list[dict]:
     return parsed
 
 
-def generation_scores(records: list[dict], names) -> dict:
+def generation_scores(records: list[dict], names, settings: dict | None = None) -> dict:
     """Accuracy, macro-F1 and per-group scores (unparsable = wrong), the unparsable share, the
-    refused share, and each label's share of predictions and of gold labels."""
+    refused share, and each label's share of predictions and of gold labels; intervals over the
+    rows' items where the run's ``settings`` name them (``cluster_by``, each row's ``cluster``),
+    and AUCnorm where they name the positive label of a ranked config (``ranking_positive``,
+    ``gen_ranking``)."""
+    settings = settings or {}
     references = np.asarray([r["label"] for r in records])
     predictions = np.asarray(
         [OTHER if r["prediction"] is None else r["prediction"] for r in records]
     )
     fields = list(records[0].get("groups", {})) if records else []
     groups = {field: [r.get("groups", {}).get(field) for r in records] for field in fields}
-    scores = grouped_scores(references, predictions, names, groups)
+    by = settings.get("cluster_by")
+    clustered = by is not None and all(r.get("cluster") is not None for r in records)
+    clusters = (by, [r["cluster"] for r in records]) if clustered else None
+    scores = grouped_scores(references, predictions, names, groups, clusters)
+    if settings.get("ranking_positive") is not None:
+        tags = settings.get("reasoning_tags") or []
+        positive, parser = settings["ranking_positive"], settings["parser"]
+        scores.update(
+            generation_ranking(records, positive, parser, tags, by if clustered else None)
+        )
     scores["unparsable"] = float(np.mean(predictions == OTHER))
     scores["refused"] = float(np.mean([bool(r.get("refused")) for r in records]))
     scores["label_shares"] = {n: float(np.mean(predictions == i)) for i, n in enumerate(names)}
@@ -50,6 +64,12 @@ def render_generation_summary(result: dict, names) -> str:
     scores, settings = result["scores"], result["settings"]
     shots = f"{settings['shots']}-shot (seed {result['seed']})" if settings["shots"] else "0-shot"
     votes = f", majority of {settings['samples']} samples" if settings["samples"] > 1 else ""
+    auc = (
+        f" · AUCnorm {scores['aucnorm']:.3f} {ci(scores, 'aucnorm')} (ξ "
+        f"{scores['baseline_precision']:.3f})"
+        if scores.get("aucnorm") is not None
+        else ""
+    )
     lines = [
         "# "
         + markdown_text(
@@ -60,9 +80,11 @@ def render_generation_summary(result: dict, names) -> str:
         f"temperature {settings['temperature']}{votes}, {settings['eval_examples']} rows of "
         f"{markdown_text(result['dataset']['split'])}: accuracy {scores['accuracy']:.3f} "
         f"{ci(scores, 'accuracy')} · unparsable {scores['unparsable']:.1%} (counted wrong) · "
-        f"macro-F1 {number(scores['macro_f1'])} {ci(scores, 'macro_f1')} (in brackets: the 95% "
-        "interval)",
+        f"macro-F1 {number(scores['macro_f1'])} {ci(scores, 'macro_f1')}{auc} (in brackets: the "
+        "95% interval)",
     ]
+    if scores.get("ranking_score"):
+        lines.append(f"AUCnorm ranks the rows by {markdown_text(scores['ranking_score'])}.")
     if scores.get("refused"):
         lines.append(f"The endpoint refused {scores['refused']:.1%} of the rows (unparsable).")
     top = max(scores["label_shares"].values(), default=0.0)

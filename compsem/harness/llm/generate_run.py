@@ -21,8 +21,9 @@ import numpy as np
 from compsem.benchmark.answers import REASONING_TAGS, check_parser
 from compsem.files.fingerprint import fingerprint
 from compsem.harness.data.benchmark import load_benchmark
-from compsem.harness.data.sampling import groups_of
+from compsem.harness.data.sampling import clusters_of, groups_of
 from compsem.harness.llm.cache import CallCache, model_revision
+from compsem.harness.llm.gen_ranking import ranking_positive
 from compsem.harness.llm.gen_scores import generation_scores, parse_rows, write_generation
 from compsem.harness.llm.generation import (
     Decoding,
@@ -214,6 +215,7 @@ def run_generate(
     answers = answer_rows(backend, path, conversations, decoding, endpoint, options)
     seconds = time.perf_counter() - start
     groups = groups_of(test, bench)
+    cluster_by, clusters = clusters_of(test, bench) or (None, None)
     references = np.asarray(test["label"])
     records = [
         {
@@ -226,12 +228,12 @@ def run_generate(
             "output_tokens": answer["output_tokens"],
             "refused": answer.get("refused", 0),
             "groups": {name: str(values[index]) for name, values in groups.items()},
+            "cluster": None if clusters is None else clusters[index],
         }
         for index, (row, answer) in enumerate(zip(rows, answers.outputs, strict=True))
     ]
     records = parse_rows(records, parser, reasoning_tags)
     names = bench.schema.label_names
-    scores = generation_scores(records, names)
     settings = {
         "model_path": path,
         "model_revision": answers.revision,
@@ -253,7 +255,10 @@ def run_generate(
         "cached_rows": answers.cached,
         "batch_size": batch_size,
         "label_names": list(names),
+        "cluster_by": cluster_by,
+        "ranking_positive": ranking_positive(bench),
     }
+    scores = generation_scores(records, names, settings)
     timing = {"eval_seconds": seconds, "eval_examples_per_second": len(rows) / max(seconds, 1e-9)}
     result = make_result(
         "llm", model, bench.provenance(split), seed, settings, scores, placement, timing

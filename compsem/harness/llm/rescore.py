@@ -55,11 +55,11 @@ def rescore(rows: Path, out: Path, parser: str | None = None) -> dict:
     tags = settings.get("reasoning_tags") or []
     records = parse_rows(records, parser, tags)
     new = dict(result)
-    new["scores"] = generation_scores(records, names)
     new["settings"] = {
         **settings,
         "parser": parser,
         "rescored_from": str(Path(rows).resolve()),
         "model_calls": 0,
     }
+    new["scores"] = generation_scores(records, names, new["settings"])
     return write_generation(out, validate_result(new, "the rescored result"), records, names)
