@@ -485,6 +485,34 @@ def test_a_constant_scorer_is_flagged_and_ranks_below_a_real_one_beside_chance(t
     assert "not against ξ" in table5
 
 
+def test_a_curve_on_the_human_rows_is_drawn_beside_the_generated_tasks(tmp_path):
+    """RNPC §6: the release's inoculation_spte curve joins the generated spte curve's plot
+    (RNPC's spec declares it), each line named by its config; a plot of one config is as before."""
+    settings = {"metric": "accuracy", "shots": [0, 10, 50], "seeds": [1], "epochs": 3.0}
+    settings |= {"pool_split": "few_shot", "base_split": None, "max_eval_examples": None}
+    for config, mean in (("spte", [0.5, 0.6, 0.7]), ("inoculation_spte", [0.5, 0.55, 0.8])):
+        curve = {"shots": [0, 10, 50], "mean": mean, "std": [0.0] * 3, "count": [1] * 3}
+        scores = {"points": [], "curve": {**curve, "aulc": 0.6, "aulc_std": None, "runs": 1}}
+        result = make_result(
+            "curve", "minilm", dataset("rnpc", config), None, settings, scores, CPU
+        )
+        write_run(tmp_path / "runs" / config, result, [])
+    curve = {"shots": [0, 10], "mean": [0.5, 0.9], "std": [0.0] * 2, "count": [1] * 2}
+    scores = {"points": [], "curve": {**curve, "aulc": 0.7, "aulc_std": None, "runs": 1}}
+    seti = make_result(
+        "curve", "minilm", dataset("seti", "task1_trivial"), None, settings, scores, CPU
+    )
+    write_run(tmp_path / "runs" / "seti", seti, [])
+    run_report([tmp_path / "runs"], tmp_path / "page")
+    plots = {path.name: path.read_text() for path in plot_files(tmp_path / "page")}
+    rnpc = [name for name in plots if name.startswith("rnpc-curve")]
+    assert rnpc == ["rnpc-curve-spte.svg"]  # one plot for both
+    text = plots["rnpc-curve-spte.svg"]
+    assert "inoculation_spte, spte: few-shot curve" in text
+    assert "MiniLM-L6-v2 · inoculation_spte" in text and "MiniLM-L6-v2 · spte" in text
+    assert "seti task1_trivial: few-shot curve" in plots["seti-curve-task1_trivial.svg"]
+
+
 def test_a_curve_collapsed_on_a_one_label_split_is_flagged_at_its_shots(tmp_path):
     """SETI task2_nontrivial's test split holds one label: a curve that answers it everywhere
     past 0 shots scores 1.000 there; the line is flagged, names the shots, shows the majority

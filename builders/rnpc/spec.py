@@ -186,4 +186,6 @@ SPEC = BenchmarkSpec(
     harm_detection=HARM_DETECTION,
     paper_results=PAPER_RESULTS,
     modifier_probes=MODIFIER_PROBES,
+    # §6: a curve on the release's human rows is drawn beside the generated task's
+    curve_panels={config.name: config.task for config in INOCULATION_CONFIGS},
 )

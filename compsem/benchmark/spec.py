@@ -305,6 +305,8 @@ class BenchmarkSpec:
             (``compsem/harness/results/intervals.py``); empty: every row is its own item.
         harm_detection: the paper's zero-shot harm detection with models trained on its tasks
             (``compsem harm-detection``; RNPC §8), if it has one.
+        curve_panels: configs whose learning curves the page draws in another config's plot
+            (RNPC §6: the release's ``inoculation_spte`` beside the generated ``spte``).
         paper_results: the paper's headline numbers as it reports them, shown beside compsem's
             runs of the same configs and metric (``compsem.harness.report.reference``).
         modifier_probes: the phrases and modifier categories of ``compsem probe-edges`` and
@@ -345,6 +347,7 @@ class BenchmarkSpec:
     harm_detection: HarmDetection | None = None
     paper_results: tuple[PaperResult, ...] = ()
     modifier_probes: ModifierProbes | None = None
+    curve_panels: dict[str, str] = field(default_factory=dict)
 
     @property
     def heading(self) -> str:

@@ -211,20 +211,28 @@ def twins(page: Page, lines: list[tuple]) -> None:
 
 
 def curves(page: Page, benchmark: str, lines: list[tuple]) -> None:
-    by_config = defaultdict(list)
+    """A plot per config of the few-shot curves run on it, a line per model; a config its
+    benchmark's spec draws in another's plot (``curve_panels``: RNPC's human inoculation rows
+    beside the generated task's) joins that plot, each line named by its config too."""
+    spec = BENCHMARKS.get(benchmark)
+    panels = spec.curve_panels if spec else {}
+    by_panel = defaultdict(list)
     for command, line in lines:
         if command == "curve":
-            by_config[line.config].append(line)
-    for config, members in by_config.items():
+            by_panel[panels.get(line.config, line.config)].append(line)
+    for panel, members in by_panel.items():
+        configs = sorted({line.config for line in members})
         series = []
         for line in members:
             summary = max(line.runs, key=lambda r: r["created"])["scores"]["curve"]
-            series.append({"name": line.model, **{k: summary[k] for k in ("shots", "mean", "std")}})
+            name = line.model if len(configs) == 1 else f"{line.model} · {line.config}"
+            series.append({"name": name, **{k: summary[k] for k in ("shots", "mean", "std")}})
         metric = members[0].runs[0]["settings"].get("metric", "accuracy")
-        title = f"{benchmark} {config}: few-shot curve, ± std over seeds"
+        shown = panel if configs == [panel] else ", ".join(configs)
+        title = f"{benchmark} {shown}: few-shot curve, ± std over seeds"
         page.parts.append(
             page.plot(
-                f"{benchmark}-curve-{config}.svg", svg.curves(title, series, "shots", metric), title
+                f"{benchmark}-curve-{panel}.svg", svg.curves(title, series, "shots", metric), title
             )
         )
 
