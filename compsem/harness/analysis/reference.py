@@ -9,7 +9,7 @@ from collections.abc import Callable, Sequence
 
 from compsem.benchmark.spec import PaperResult
 from compsem.builders import BENCHMARKS
-from compsem.harness.report.cells import fmt, markdown_table, mean_std
+from compsem.harness.report.cells import SCORES, fmt, markdown_table, mean_std
 from compsem.harness.results.comparable import Line
 from compsem.text.escape import Markdown, markdown_text
 
@@ -20,14 +20,6 @@ NOTE = (
     "last column gives compsem's lines on the same configs and metric, on compsem's generated "
     "data (its own scale: a percentage is a share there)."
 )
-# A leaderboard column's field in a result's scores.
-SCORE_FIELDS = {
-    "accuracy": "accuracy",
-    "macro-F1": "macro_f1",
-    "AUCnorm": "aucnorm",
-    "weighted F1": "weighted_f1",
-    "AUC50%": "auc_50",
-}
 
 
 def line_cells(
@@ -35,13 +27,13 @@ def line_cells(
 ) -> list[str]:
     """compsem's leaderboard lines that ran on any of the result's configs, with their mean ±
     std of its metric, linked to their runs where the page links numbers."""
-    field = SCORE_FIELDS.get(result.metric)
+    score = dict(SCORES).get(result.metric)  # the leaderboard column's reading of a run
     cells = []
     for command, line in lines:
         configs = {run["dataset"]["config"] for run in line.runs}
-        if field is None or not configs & set(result.configs):
+        if score is None or not configs & set(result.configs):
             continue
-        stat = mean_std(run["scores"].get(field) for run in line.runs)
+        stat = mean_std(score(run) for run in line.runs)
         if not stat["n"]:
             continue
         text = fmt(stat)

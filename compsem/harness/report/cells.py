@@ -122,5 +122,17 @@ def markdown_table(header: list[str], rows: list[list[str]], numeric_from: int =
     return "\n".join(lines)
 
 
+# The leaderboards' score columns, and how a run gives each (the papers' own numbers are read
+# against the same columns).
+SCORES = (
+    ("accuracy", lambda r: r["scores"].get("accuracy")),
+    ("macro-F1", lambda r: r["scores"].get("macro_f1")),
+    ("AUCnorm", lambda r: r["scores"].get("aucnorm")),
+    ("weighted F1", lambda r: r["scores"].get("weighted_f1") if r["command"] == "prompt" else None),
+    ("AUC50%", lambda r: r["scores"].get("auc_50")),
+    ("AULC", lambda r: (r["scores"].get("curve") or {}).get("aulc")),
+)
+
+
 # ---------------------------------------------------------------- fine-tuning (train) ----------
 METRICS = (("accuracy", "accuracy"), ("macro_f1", "macro-F1"))

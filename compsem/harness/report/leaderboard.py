@@ -24,6 +24,7 @@ from compsem.files.bounded_read import read_json_lines
 from compsem.harness.analysis.reference import reference_parts
 from compsem.harness.data.schema import POSITIVE_LABELS
 from compsem.harness.report.cells import (
+    SCORES,
     fmt,
     fmt_interval,
     interval_of,
@@ -37,15 +38,6 @@ from compsem.harness.results.files import rows_path
 from compsem.harness.results.model import Results
 from compsem.text.escape import Markdown, markdown_text
 
-# The leaderboard's score columns, and how a run gives each.
-SCORES = (
-    ("accuracy", lambda r: r["scores"].get("accuracy")),
-    ("macro-F1", lambda r: r["scores"].get("macro_f1")),
-    ("AUCnorm", lambda r: r["scores"].get("aucnorm")),
-    ("weighted F1", lambda r: r["scores"].get("weighted_f1") if r["command"] == "prompt" else None),
-    ("AUC50%", lambda r: r["scores"].get("auc_50")),
-    ("AULC", lambda r: (r["scores"].get("curve") or {}).get("aulc")),
-)
 # The columns with a 95% interval beside them, and the field of a result's scores it is in.
 INTERVALS = {
     "accuracy": "accuracy_ci",

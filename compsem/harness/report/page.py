@@ -326,7 +326,7 @@ def build(results: Results, out: Path) -> tuple[str, dict[str, str]]:
     names = ordered(benchmarks)
     page.parts += [
         "# compsem results",
-        f"{len(results.runs) + len(results.embeds)} result files; benchmarks: "
+        f"{len(results.results) + len(results.embeds)} result files; benchmarks: "
         + ", ".join(f"[{markdown_text(name)}](#{markdown_anchor(name)})" for name in names)
         + ". Lines pool seeds and resampled splits only; runs that differ in any evaluation "
         "setting are separate lines (settings column). Every number links to its runs below.",

@@ -25,7 +25,7 @@ def run_report(paths: Sequence[Path], out: Path | None = None) -> str:
         page, plots = report_page.build(results, out)
         files = {
             out / "report.md": markdown,
-            out / "report.json": json_text({"runs": len(results.runs), **aggregated}),
+            out / "report.json": json_text({"runs": len(results.results), **aggregated}),
             **{out / "plots" / name: text for name, text in plots.items()},
             out / "index.md": page,
             out / "index.html": page_html.render(page, plots, "compsem results"),

@@ -18,7 +18,7 @@ from pathlib import Path
 
 from compsem.harness.models.offline import public_name
 from compsem.harness.results.comparable import Line, group
-from compsem.harness.results.files import read_result_files
+from compsem.harness.results.files import Found, read_result_files
 
 # Commands whose lines pool a family's resampled splits (fine-tuning and the commands reported
 # like it); the others report each config apart.
@@ -69,18 +69,12 @@ class Entry:
 
 
 @dataclass
-class Results:
-    """Every result, ``compsem embed`` report and analysis read, what could not be read, and
-    the lines of comparable runs, per benchmark and command, in a fixed order."""
+class Results(Found):
+    """What one walk over result folders found (``results.files.Found``: the results and their
+    files, embed reports, analyses, precision-recall curves, what could not be read) and the
+    lines of comparable runs, per benchmark and command, in a fixed order."""
 
-    runs: list[dict] = field(default_factory=list)
-    files: list[str] = field(default_factory=list)
-    embeds: list[tuple[str, dict]] = field(default_factory=list)
-    analyses: list[dict] = field(default_factory=list)
-    unreadable: list[dict] = field(default_factory=list)
     entries: list[Entry] = field(default_factory=list)
-    # The precision-recall curves beside score results, by result file.
-    pr_curves: dict[str, dict] = field(default_factory=dict)
 
     def of_command(self, command: str) -> list[Line]:
         """The lines of one command, every benchmark's, in the model's order."""
@@ -100,26 +94,23 @@ class Results:
         """Every run of one command and its file, in the order they were read."""
         pairs = [
             (run, file)
-            for run, file in zip(self.runs, self.files, strict=True)
+            for run, file in zip(self.results, self.sources, strict=True)
             if run["command"] == command
         ]
         return [run for run, _ in pairs], [file for _, file in pairs]
 
 
-def group_results(
-    runs: list[dict],
-    files: Sequence[str] | None = None,
-    embeds=(),
-    analyses=(),
-    unreadable=(),
-    pr_curves=None,
-) -> Results:
-    """The model of runs already read: one ``comparable.group`` per benchmark and command, each
+def group_results(runs: list[dict], files: Sequence[str] | None = None) -> Results:
+    """The model of runs already read (a command's own, for its ``summary.md``)."""
+    return grouped(Found(list(runs), list(files) if files else [""] * len(runs)))
+
+
+def grouped(found: Found) -> Results:
+    """The model of what a walk found: one ``comparable.group`` per benchmark and command, each
     line labelled against its neighbours there (what a leaderboard and a section show side by
     side)."""
-    files = list(files) if files else [""] * len(runs)
     buckets: dict[tuple[str, str], tuple[list, list]] = defaultdict(lambda: ([], []))
-    for run, file in zip(runs, files, strict=True):
+    for run, file in zip(found.results, found.sources, strict=True):
         bucket = buckets[(benchmark_of(run), run["command"])]
         bucket[0].append(run)
         bucket[1].append(file)
@@ -129,9 +120,7 @@ def group_results(
         for line in group(members, model_of, pooling(command), where)
     ]
     _name_benchmarks_apart(entries)
-    return Results(
-        list(runs), files, list(embeds), list(analyses), list(unreadable), entries, pr_curves or {}
-    )
+    return Results(**vars(found), entries=entries)
 
 
 def _name_benchmarks_apart(entries: list[Entry]) -> None:
@@ -153,12 +142,4 @@ def pooling(command: str):
 
 def read(paths: Sequence[Path]) -> Results:
     """Every result file, embed report and analysis under ``paths``, read once and grouped."""
-    found = read_result_files(paths)
-    return group_results(
-        found.results,
-        found.sources,
-        found.embeds,
-        found.analyses,
-        found.unreadable,
-        found.pr_curves,
-    )
+    return grouped(read_result_files(paths))
