@@ -130,7 +130,6 @@ class Line:
     runs: list[dict] = field(default_factory=list)
     files: list[str] = field(default_factory=list)
     label: str = ""
-    varying: str = ""
     # Where the runs of this model, config and setting read more than one build: this line's
     # build (its fingerprint), shown in its label.
     build: str = ""
@@ -142,6 +141,11 @@ class Line:
     # "line N" where nothing does.
     varying_names: list[str] = field(default_factory=list)
     suffix: str = ""
+
+    @property
+    def varying(self) -> str:
+        """The settings that tell this line apart, as its label and settings column show them."""
+        return self.settings_text()
 
     def settings_text(self, without=()) -> str:
         """The settings that tell this line apart (its ``varying``), less those a table shows
@@ -315,14 +319,12 @@ def _label(ordered: list[Line]) -> None:
     chosen = [name for name in varying if name in chosen]
     for line in ordered:
         line.varying_names = chosen
-        line.varying = line.settings_text()
         line.label = " · ".join(part for part in (line.model, line.config, line.varying) if part)
     counts: dict[str, int] = {}
     for line in ordered:  # a last resort: labels key the report's columns
         counts[line.label] = counts.get(line.label, 0) + 1
         if counts[line.label] > 1:
             line.suffix = f"line {counts[line.label]}"
-            line.varying = line.settings_text()
             line.label += f" · {line.suffix}"
 
 
