@@ -23,11 +23,20 @@ pytestmark = pytest.mark.slow
 SENTENCE = "The former president met a possible candidate near the old wooden bridge.\n"
 
 
+STARTED: list[subprocess.Popen] = []
+
+
 @pytest.fixture
 def temporary():
-    """The builds' TMPDIR: short, as multiprocessing's socket paths must fit in 108 bytes."""
+    """The builds' TMPDIR: short, as multiprocessing's socket paths must fit in 108 bytes. A
+    build a failed test left running is killed with its processes."""
     folder = Path(tempfile.mkdtemp(prefix="ci-", dir="/tmp"))
     yield folder
+    while STARTED:
+        process = STARTED.pop()
+        if process.poll() is None:
+            os.killpg(process.pid, signal.SIGKILL)
+            process.wait()
     shutil.rmtree(folder, ignore_errors=True)
 
 
@@ -44,6 +53,7 @@ def start_build(tmp_path, temporary):
         (corpus / name).write_text(SENTENCE * 40_000)
     out = tmp_path / "plane"
     env = {**os.environ, "COMPSEM_CACHE": str(tmp_path / "cache"), "TMPDIR": str(temporary)}
+    env["PYTHONFAULTHANDLER"] = "1"  # a SIGABRT prints every thread's stack: see stopped
     command = [sys.executable, "-m", "compsem.cli", "build", "plane", "--corpus", str(corpus)]
     command += ["--tasks", "2", "--workers", "2", "--out", str(out)]
     # Its own session, as a terminal's foreground job: Ctrl-C signals the whole process group.
@@ -59,6 +69,7 @@ def start_build(tmp_path, temporary):
         start_new_session=True,
         preexec_fn=default_stop_signals,
     )
+    STARTED.append(process)
     return process, out
 
 
@@ -81,11 +92,23 @@ def cpu_percent(child: psutil.Process) -> float:
         return 0.0
 
 
-def ignores(process: psutil.Process, stop: signal.Signals) -> bool:
-    """Whether ``process`` ignores ``stop`` (Linux: the SigIgn mask of /proc/PID/status)."""
+def ignores(process: psutil.Process, stop: signal.Signals, mask: str = "SigIgn") -> bool:
+    """Whether ``process`` ignores ``stop`` (Linux: the SigIgn mask of /proc/PID/status; with
+    ``mask="SigBlk"``, whether its main thread blocks it)."""
     status = Path(f"/proc/{process.pid}/status").read_text()
-    mask = next(line.split()[1] for line in status.splitlines() if line.startswith("SigIgn:"))
-    return bool(int(mask, 16) >> (stop - 1) & 1)
+    bits = next(line.split()[1] for line in status.splitlines() if line.startswith(mask + ":"))
+    return bool(int(bits, 16) >> (stop - 1) & 1)
+
+
+def stopped(process, timeout=180) -> str:
+    """The stopped build's stderr, once it exits; if it does not within ``timeout`` seconds,
+    fail with where each of its threads waits (faulthandler's dump on SIGABRT)."""
+    try:
+        return process.communicate(timeout=timeout)[1]
+    except subprocess.TimeoutExpired:
+        process.send_signal(signal.SIGABRT)
+        _, stderr = process.communicate(timeout=60)
+        pytest.fail(f"the build did not exit {timeout} s after the stop:\n{stderr[-20_000:]}")
 
 
 def assert_all_gone(processes, timeout=20):
@@ -121,7 +144,7 @@ def test_ctrl_c_prints_one_line_and_exits_130(tmp_path, temporary):
     workers = [child for child in descendants if child.ppid() != process.pid]  # the server's
     assert len(workers) == 2 and all(ignores(worker, signal.SIGINT) for worker in workers)
     os.killpg(process.pid, signal.SIGINT)
-    _, stderr = process.communicate(timeout=180)
+    stderr = stopped(process)
     assert process.returncode == 130
     assert "Traceback" not in stderr
     last = stderr.strip().splitlines()[-1]
@@ -143,11 +166,20 @@ def test_sigterm_and_sighup_clean_up_as_ctrl_c_does(tmp_path, temporary, stop, t
     process, out = start_build(tmp_path, temporary)
     descendants = wait_for_workers(process)
     assert list(temporary.glob(f"compsem-{process.pid}-*"))
+    # The pool's processes ignore a closed terminal's SIGHUP as they do Ctrl-C; the fork server
+    # blocks SIGTERM (the pool would ask a dying server for workers), its workers take it.
+    workers = [child for child in descendants if child.ppid() != process.pid]
+    servers = {psutil.Process(worker.ppid()) for worker in workers}
+    assert len(servers) == 1 and ignores(*servers, signal.SIGTERM, "SigBlk")
+    assert all(ignores(each, signal.SIGHUP) for each in (*servers, *workers))
+    assert not any(
+        ignores(worker, signal.SIGTERM, mask) for worker in workers for mask in ("SigBlk", "SigIgn")
+    )
     if to_group:
         os.killpg(process.pid, stop)
     else:
         os.kill(process.pid, stop)
-    _, stderr = process.communicate(timeout=180)
+    stderr = stopped(process)
     assert process.returncode == status, stderr
     assert "Traceback" not in stderr
     last = stderr.strip().splitlines()[-1]

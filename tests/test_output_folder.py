@@ -188,7 +188,8 @@ STOPPABLE = """
 import sys, time
 from pathlib import Path
 from compsem.files.output_folder import atomic_folder
-from compsem.pipeline.process_guard import note_interrupts, private_tempdir, stop_status, stopped_by
+from compsem.pipeline.process_guard import private_tempdir
+from compsem.pipeline.stop_signals import note_interrupts, stop_status, stopped_by
 private_tempdir()
 note_interrupts()
 try:
@@ -223,6 +224,54 @@ def test_sigterm_stops_a_write_as_ctrl_c_does_and_an_ignored_sighup_stays_ignore
     assert process.returncode == 143  # 128 + 15, as a shell reports a command SIGTERM stopped
     # no staging folder, no lock, no temporary folder: nothing waits for a later run
     assert not list(out.parent.iterdir()) and not list(temporary.iterdir())
+
+
+STUCK = """
+import argparse, sys, threading, time
+from pathlib import Path
+from compsem.cli.program import cut_short
+from compsem.files.output_folder import atomic_folder
+from compsem.pipeline import stop_signals
+from compsem.pipeline.process_guard import private_tempdir
+out = Path(sys.argv[1])
+private_tempdir()
+stop_signals.STOP_DEADLINE_S = 1.0
+stop_signals.note_interrupts(cut_short=lambda: cut_short(argparse.Namespace(command="build", out=out)))
+with atomic_folder(out, {"kind": "test"}) as staging:
+    (staging / "part-0.arrow").write_text("half")
+    print("writing", flush=True)
+    try:
+        time.sleep(60)
+    finally:  # a clean-up that never ends, as CPython's pool waiting on a worker that is gone
+        threading.Event().wait()
+"""
+
+
+def test_a_clean_up_that_never_ends_is_cut_short_and_still_leaves_nothing(tmp_path):
+    temporary, cache = tmp_path / "tmp", tmp_path / "cache"
+    temporary.mkdir()
+    out = tmp_path / "parent" / "export"
+    process = subprocess.Popen(
+        [sys.executable, "-c", STUCK, str(out)],
+        env={**os.environ, "TMPDIR": str(temporary), "COMPSEM_CACHE": str(cache)},
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    assert process.stdout.readline() == "writing\n"
+    assert any(out.parent.glob(".export.partial-*")) and any(
+        out.parent.glob(".export.compsem-lock")
+    )
+    assert list((cache / "writers").iterdir())
+    process.send_signal(signal.SIGTERM)
+    _, stderr = process.communicate(timeout=30)
+    assert process.returncode == 143
+    lines = stderr.strip().splitlines()
+    assert "the clean-up after the stop took over 1 s" in lines[-2]
+    assert lines[-1] == f"compsem build: stopped by SIGTERM; nothing was written to {out}."
+    # the staging folder, the lock, the registry's entries and the temporary folder are gone
+    assert not list(out.parent.iterdir()) and not list(temporary.iterdir())
+    assert not list((cache / "writers").glob("*.json"))
 
 
 def fake_smollm2(tmp_path, monkeypatch):

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 from importlib import metadata
 from pathlib import Path
@@ -21,10 +22,13 @@ from compsem.cli.metrics import add_cli as add_metrics_commands
 from compsem.files import ownership
 from compsem.files.environment import EnvironmentProblem, check_environment, describe_os_error
 from compsem.files.output_folder import output_path, read_marker
-from compsem.pipeline.process_guard import (
+from compsem.files.writers import release_registered
+from compsem.pipeline import stop_signals
+from compsem.pipeline.process_guard import private_tempdir, remove_private_tempdir
+from compsem.pipeline.stop_signals import (
+    clean_up_done,
     interrupted,
     note_interrupts,
-    private_tempdir,
     stop_status,
     stopped_by,
 )
@@ -152,7 +156,7 @@ def main(argv: list[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
     if argv is None:  # a real command, not a call from Python: keep its temporary files together
         private_tempdir()
-        note_interrupts()
+        note_interrupts(cut_short=lambda: cut_short(args))
     try:
         return args.handler(args)
     except Exception as error:
@@ -167,10 +171,27 @@ def main(argv: list[str] | None = None) -> int:
             return 2
     except KeyboardInterrupt:  # Ctrl-C, SIGTERM or SIGHUP: see note_interrupts
         pass
+    clean_up_done()
     # A new line: Ctrl-C usually lands in the middle of a progress bar's line.
     outcome = interrupted_outcome(args)
     print(f"\ncompsem {args.command}: {stopped_by()}; {outcome}", file=sys.stderr)
     return stop_status()
+
+
+def cut_short(args: argparse.Namespace) -> None:
+    """A stopped command whose clean-up ran past its deadline (CPython's process pool waiting
+    on a worker that is gone): remove the staging folders, locks and temporary folder it made,
+    say so and what the stop left, and exit with the stop's status. Called from a timer thread
+    while the main thread waits, so it writes with one system call and exits at once."""
+    release_registered()
+    remove_private_tempdir()
+    message = (
+        f"\ncompsem {args.command}: the clean-up after the stop took over {stop_signals.STOP_DEADLINE_S:g} s "
+        "(a worker process that did not end); compsem removed its staging and temporary "
+        f"folders itself.\ncompsem {args.command}: {stopped_by()}; {interrupted_outcome(args)}\n"
+    )
+    os.write(sys.stderr.fileno(), message.encode())
+    os._exit(stop_status())
 
 
 def interrupted_outcome(args: argparse.Namespace) -> str:

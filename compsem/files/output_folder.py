@@ -57,12 +57,8 @@ from compsem.files.replace import (
     swap,
 )
 from compsem.files.writers import register, sweep, unregister
-from compsem.pipeline.process_guard import (
-    OWNER_FILE,
-    claim_folder,
-    interrupted,
-    remove_if_abandoned,
-)
+from compsem.pipeline.process_guard import OWNER_FILE, claim_folder, remove_if_abandoned
+from compsem.pipeline.stop_signals import interrupted
 
 __all__ = ["MARKER", "OutputFolderError", "atomic_folder", "check_output_folder", "read_marker"]
 

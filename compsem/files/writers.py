@@ -20,6 +20,7 @@ import hashlib
 import json
 import os
 import secrets
+import shutil
 import stat
 from collections.abc import Callable
 from contextlib import contextmanager, suppress
@@ -28,7 +29,12 @@ from pathlib import Path
 from compsem.files.bounded_read import read_json
 from compsem.files.fingerprint import cache_root
 from compsem.files.signing import sign, verdict
-from compsem.pipeline.process_guard import owner_gone, remove_if_abandoned, this_process
+from compsem.pipeline.process_guard import (
+    OWNER_FILE,
+    owner_gone,
+    remove_if_abandoned,
+    this_process,
+)
 
 MOVE_AWAY = "move them out of the folder or choose another --out"
 LOCK_SUFFIX = "compsem-lock"
@@ -107,6 +113,39 @@ def sweep(retired: Callable[[Path, Path], None] | None = None, again: bool = Fal
                 retired(path, Path(str(entry.get("target"))))
             elif kind == "retired":
                 continue  # left for a command that replaces folders
+            unregister(name)
+
+
+def release_registered() -> None:
+    """Remove the staging folders and locks the registry lists for this process, and their
+    entries: what a command that must exit without its clean-up leaves (see
+    :func:`compsem.pipeline.stop_signals.note_interrupts`). Each only if it still carries this
+    process's mark (the staging folder's owner file, the lock's contents)."""
+    folder = registry_folder()
+    me = this_process()
+    try:
+        entries = sorted(folder.glob(f"{me['pid']}-*.json"))
+    except OSError:
+        return
+    for name in entries:
+        try:
+            entry = read_json(name, "marker")
+        except (OSError, ValueError):
+            continue
+        if not isinstance(entry, dict) or verdict(entry, folder):
+            continue
+        if any(entry.get(key) != me[key] for key in ("pid", "start", "host", "boot", "pidns")):
+            continue  # an earlier process with this pid: the sweep's to judge
+        path = Path(str(entry.get("path")))
+        with suppress(OSError, ValueError):
+            if entry.get("kind") == "staging":
+                owner = read_json(path / OWNER_FILE, "marker")
+                if owner.get("pid") == me["pid"] and owner.get("name") == path.name:
+                    shutil.rmtree(path, ignore_errors=True)
+            elif entry.get("kind") == "lock":
+                content = json.loads(path.read_bytes()[:200] or b"null")
+                if content == {LOCK_KEY: me["pid"]}:
+                    path.unlink()
             unregister(name)
 
 

@@ -9,8 +9,9 @@ it is killed by the kernel when its parent dies. The manager sets it towards the
 fork server too, and each worker towards the fork server (:func:`guard_forked_children`).
 
 SIGTERM (``kill``, ``timeout``, ``docker stop``, Slurm) and SIGHUP (a closed terminal) stop a
-command as Ctrl-C does (:func:`note_interrupts`): every clean-up runs, and it exits with
-128 + the signal's number.
+command as Ctrl-C does (:func:`compsem.pipeline.stop_signals.note_interrupts`): every clean-up runs, and it exits with
+128 + the signal's number. Sent to the whole job, they reach the pool's processes too, which
+take them only where that cannot hang the command's clean-up (:func:`guard_fork_server`).
 """
 
 from __future__ import annotations
@@ -162,7 +163,7 @@ def _resource_tracker_ignores_sighup() -> None:
 def guard_fork_server() -> None:
     """In a fork server the command started (:func:`guard_forked_children`): die with the
     command, have every process this server forks die with it, and have those workers ignore
-    Ctrl-C. Anywhere else: nothing.
+    Ctrl-C and a closed terminal's SIGHUP. Anywhere else: nothing.
 
     Ctrl-C signals every process of the terminal's foreground job, but only the command stops
     on it: leaving the pool, it terminates the workers (SIGTERM), then shuts the pool's manager
@@ -170,14 +171,32 @@ def guard_fork_server() -> None:
     datatrove's clean-up, call that manager as it shuts down, printing the failed call's
     traceback beside the command's one line. The server hands its children the SIGINT handler
     it had before its main loop (which ignores SIGINT itself) and this preload runs first.
+
+    A closed terminal's SIGHUP, too, reaches the whole job: the server and its workers ignore
+    it as they do Ctrl-C. SIGTERM is the pool's own way to end its workers, so a worker takes
+    it, but the server blocks it (blocked, not ignored: a worker, which unblocks it as soon as
+    it is forked, loses none sent meanwhile). Were the server killed by a SIGTERM sent to the
+    whole job (``timeout``, Slurm), the pool would ask it for replacement workers as it dies,
+    and the pool's thread that asks would die of the refused connection without ending the
+    others: the command, leaving the pool, would wait for ever. A worker that such a SIGTERM
+    ends while it waits for work can still leave the pool's task-queue lock held, which the
+    command's stop deadline cuts short
+    (:data:`compsem.pipeline.stop_signals.STOP_DEADLINE_S`). The server dies with the command.
     """
     command = os.environ.get(COMMAND_PID, "")
     if not command.isdigit() or int(command) != os.getppid():
         return
     die_with_parent(int(command))
     server = os.getpid()
-    os.register_at_fork(after_in_child=lambda: die_with_parent(server))
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+    def in_worker() -> None:
+        die_with_parent(server)
+        signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGTERM})
+
+    os.register_at_fork(after_in_child=in_worker)
+    for stop in (signal.SIGINT, signal.SIGHUP):
+        signal.signal(stop, signal.SIG_IGN)
+    signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGTERM})
 
 
 def private_tempdir() -> Path:
@@ -196,8 +215,19 @@ def private_tempdir() -> Path:
     claim_folder(folder)
     tempfile.tempdir = str(folder)
     os.environ["TMPDIR"] = str(folder)
-    atexit.register(shutil.rmtree, folder, ignore_errors=True)
+    _private.append(folder)
+    atexit.register(remove_private_tempdir)
     return folder
+
+
+_private: list[Path] = []
+
+
+def remove_private_tempdir() -> None:
+    """Remove this process's temporary folder (:func:`private_tempdir`): at exit, or by a
+    command that must exit at once."""
+    while _private:
+        shutil.rmtree(_private.pop(), ignore_errors=True)
 
 
 OWNER_FILE = ".compsem-owner.json"
@@ -306,71 +336,6 @@ def owner_runs(pid: int, start: int | None = None) -> bool:
         return True
     now = _start_time(pid)
     return now is None or now == start
-
-
-_stops: list[int] = []  # the signals that asked this command to stop, in order
-STOP_SIGNALS = ("SIGINT", "SIGTERM", "SIGHUP")
-
-
-class Stopped(KeyboardInterrupt):
-    """A stop signal other than Ctrl-C (SIGTERM: ``kill``, ``timeout``, ``docker stop``, Slurm;
-    SIGHUP: a closed terminal): a KeyboardInterrupt, so that the clean-up written for Ctrl-C
-    runs for every one of them."""
-
-
-def note_interrupts() -> None:
-    """Stop this command cleanly on Ctrl-C (SIGINT), SIGTERM and SIGHUP: each raises
-    KeyboardInterrupt (:class:`Stopped` for the last two), so that every ``finally`` runs,
-    staging and temporary folders included, and the command exits with 128 + the signal's
-    number (:func:`stop_status`). Each is remembered, even one Python swallows (raised inside a
-    ``__del__`` during garbage collection it is only printed as "Exception ignored"), so that a
-    writer can check :func:`interrupted` before its final rename.
-
-    A signal ignored when the command started (``nohup``, a background job) stays ignored. A
-    process forked from this one (a pool's manager or worker) is not this command: there SIGTERM
-    and SIGHUP kill it at once, as by default."""
-    command = os.getpid()
-
-    def handler(signum, frame):
-        if os.getpid() != command:
-            if signum == signal.SIGINT:
-                raise KeyboardInterrupt
-            signal.signal(signum, signal.SIG_DFL)
-            os.kill(os.getpid(), signum)
-            return
-        _stops.append(signum)
-        raise KeyboardInterrupt if signum == signal.SIGINT else Stopped(signal.strsignal(signum))
-
-    if threading.current_thread() is not threading.main_thread():
-        return
-    for name in STOP_SIGNALS:
-        number = getattr(signal, name, None)
-        if number is not None and signal.getsignal(number) is not signal.SIG_IGN:
-            signal.signal(number, handler)
-
-
-def interrupted() -> bool:
-    """Whether a stop signal reached this command (see :func:`note_interrupts`)."""
-    return bool(_stops)
-
-
-def stop_signal() -> signal.Signals:
-    """The signal that stopped this command: the first one noted, else SIGINT (a Ctrl-C that
-    Python's own handler turned into KeyboardInterrupt)."""
-    return signal.Signals(_stops[0]) if _stops else signal.SIGINT
-
-
-def stopped_by() -> str:
-    """How the command's stop message begins: "stopped" for Ctrl-C, else "stopped by SIGTERM"
-    (or the signal that stopped it)."""
-    stop = stop_signal()
-    return "stopped" if stop == signal.SIGINT else f"stopped by {stop.name}"
-
-
-def stop_status() -> int:
-    """The exit status of a command stopped by a signal, as a shell reports one: 128 + its
-    number (130 for Ctrl-C, 143 for SIGTERM, 129 for SIGHUP)."""
-    return 128 + stop_signal()
 
 
 def process_alive(pid: int) -> bool:
