@@ -29,6 +29,7 @@ class Case:
     env: dict = field(default_factory=dict)
     cwd: str = "work"
     theirs: tuple = ()  # paths (prefixes) compsem may change: its own files
+    replaced: tuple = ()  # exports compsem may replace whole: the command asks for it
     security: Callable | None = None
     sigterm: float | None = None
     limit: float = 120
@@ -79,6 +80,19 @@ def sign(payload: dict, folder: Path, key_hex: str) -> dict:
     message = text.encode() + b"\0" + os.fsencode(str(Path(folder).resolve()))
     digest = hmac.new(bytes.fromhex(key_hex), message, hashlib.sha256).hexdigest()
     return {**payload, "signature": SIGNATURE + digest}
+
+
+def whole_export(folder: Path) -> bool:
+    """Whether ``folder`` holds a whole export: its manifest lists exactly the files it holds,
+    each of the size listed."""
+    try:
+        listed = json.loads((folder / MARKER).read_text())["files"]
+        present = {str(p.relative_to(folder)) for p in folder.rglob("*") if p.is_file()}
+        return set(listed) == present - {MARKER} and all(
+            (folder / name).stat().st_size == listed[name][0] for name in listed
+        )
+    except (OSError, ValueError, KeyError, TypeError, IndexError):
+        return False
 
 
 def stamp(path: Path) -> list[int]:
@@ -986,6 +1000,7 @@ def sigterm_cases(inputs: dict) -> list[Case]:
                     sigterm=6.0,
                     setup=genuine("o", inputs),
                     theirs=(),
+                    replaced=("o",),
                     limit=30,
                 )
             )

@@ -37,7 +37,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "perf"))
 
-from hostile_cases import Case, all_cases, prepare_inputs  # noqa: E402
+from hostile_cases import Case, all_cases, prepare_inputs, whole_export  # noqa: E402
 
 COMPSEM = str(Path(sys.executable).with_name("compsem"))
 CLASSES = ["data loss", "security", "hang", "traceback", "unclear error", "ok"]
@@ -86,6 +86,10 @@ def classify(case: Case, area: Path, run: dict, before: dict, after: dict) -> tu
         for path, value in before.items()
         if not any(path.startswith(prefix) for prefix in case.theirs) and after.get(path) != value
     ]
+    # A rebuild the command asked for may replace an export, but only whole: old or new.
+    renewed = {p for p in case.replaced if any(path.startswith(p + "/") for path in changed)}
+    if renewed and all(whole_export(area / p) for p in renewed):
+        changed = [path for path in changed if not any(path.startswith(p + "/") for p in renewed)]
     if changed:
         return "data loss", "changed or gone: " + ", ".join(sorted(changed)[:4])
     if run["timed_out"]:
