@@ -239,8 +239,8 @@ stop_signals.STOP_DEADLINE_S = 1.0
 stop_signals.note_interrupts(cut_short=lambda: cut_short(argparse.Namespace(command="build", out=out)))
 with atomic_folder(out, {"kind": "test"}) as staging:
     (staging / "part-0.arrow").write_text("half")
-    print("writing", flush=True)
-    try:
+    try:  # the stop is sent once "writing" is read: it lands inside this block
+        print("writing", flush=True)
         time.sleep(60)
     finally:  # a clean-up that never ends, as CPython's pool waiting on a worker that is gone
         threading.Event().wait()
@@ -265,7 +265,7 @@ def test_a_clean_up_that_never_ends_is_cut_short_and_still_leaves_nothing(tmp_pa
     assert list((cache / "writers").iterdir())
     process.send_signal(signal.SIGTERM)
     _, stderr = process.communicate(timeout=30)
-    assert process.returncode == 143
+    assert process.returncode == 143, stderr
     lines = stderr.strip().splitlines()
     assert "the clean-up after the stop took over 1 s" in lines[-2]
     assert lines[-1] == f"compsem build: stopped by SIGTERM; nothing was written to {out}."
