@@ -173,9 +173,13 @@ def main(argv: list[str] | None = None) -> int:
         pass
     clean_up_done()
     # A new line: Ctrl-C usually lands in the middle of a progress bar's line.
-    outcome = interrupted_outcome(args)
-    print(f"\ncompsem {args.command}: {stopped_by()}; {outcome}", file=sys.stderr)
+    print("\n" + stop_line(args), file=sys.stderr)
     return stop_status()
+
+
+def stop_line(args: argparse.Namespace) -> str:
+    """The stopped command's last line: what stopped it and what the stop left."""
+    return f"compsem {args.command}: {stopped_by()}; {interrupted_outcome(args)}"
 
 
 def cut_short(args: argparse.Namespace) -> None:
@@ -185,10 +189,11 @@ def cut_short(args: argparse.Namespace) -> None:
     while the main thread waits, so it writes with one system call and exits at once."""
     release_registered()
     remove_private_tempdir()
+    deadline = stop_signals.STOP_DEADLINE_S
     message = (
-        f"\ncompsem {args.command}: the clean-up after the stop took over {stop_signals.STOP_DEADLINE_S:g} s "
-        "(a worker process that did not end); compsem removed its staging and temporary "
-        f"folders itself.\ncompsem {args.command}: {stopped_by()}; {interrupted_outcome(args)}\n"
+        f"\ncompsem {args.command}: the clean-up after the stop took over {deadline:g} s (a "
+        "worker process that did not end); compsem removed its staging and temporary folders "
+        f"itself.\n{stop_line(args)}\n"
     )
     os.write(sys.stderr.fileno(), message.encode())
     os._exit(stop_status())

@@ -20,9 +20,8 @@ import hashlib
 import json
 import os
 import secrets
-import shutil
 import stat
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager, suppress
 from pathlib import Path
 
@@ -30,8 +29,9 @@ from compsem.files.bounded_read import read_json
 from compsem.files.fingerprint import cache_root
 from compsem.files.signing import sign, verdict
 from compsem.pipeline.process_guard import (
-    OWNER_FILE,
+    is_this_process,
     owner_gone,
+    remove_claimed,
     remove_if_abandoned,
     this_process,
 )
@@ -84,6 +84,23 @@ def unregister(entry: Path | None) -> None:
 _swept: list[bool] = []
 
 
+def registered(pids: str) -> Iterator[tuple[Path, dict]]:
+    """The registry's entries of the processes ``pids`` (a glob: ``"*"``, or one pid) that
+    compsem signed, each with the file that holds it."""
+    folder = registry_folder()
+    try:
+        names = sorted(folder.glob(f"{pids}-*.json"))
+    except OSError:
+        return
+    for name in names:
+        try:
+            entry = read_json(name, "marker")  # a FIFO planted there never blocks a command
+        except (OSError, ValueError):
+            continue
+        if isinstance(entry, dict) and not verdict(entry, folder):
+            yield name, entry
+
+
 def sweep(retired: Callable[[Path, Path], None] | None = None, again: bool = False) -> None:
     """Remove the staging folders and locks (and, given ``retired``, the retired folders: it
     removes one, given the folder and the target it was) that the registry lists for processes
@@ -91,18 +108,9 @@ def sweep(retired: Callable[[Path, Path], None] | None = None, again: bool = Fal
     if _swept and not again:
         return
     _swept.append(True)
-    folder = registry_folder()
-    try:
-        entries = sorted(folder.glob("*.json"))
-    except OSError:
-        return
-    for name in entries:
-        try:
-            entry = read_json(name, "marker")  # a FIFO planted there never blocks a command
-        except (OSError, ValueError):
-            continue
-        if not isinstance(entry, dict) or verdict(entry, folder) or not owner_gone(entry):
-            continue  # not compsem's entry, or its process may still run
+    for name, entry in registered("*"):
+        if not owner_gone(entry):
+            continue  # its process may still run
         path, kind = Path(str(entry.get("path"))), entry.get("kind")
         with suppress(OSError):
             if kind == "staging":
@@ -121,32 +129,27 @@ def release_registered() -> None:
     entries: what a command that must exit without its clean-up leaves (see
     :func:`compsem.pipeline.stop_signals.note_interrupts`). Each only if it still carries this
     process's mark (the staging folder's owner file, the lock's contents)."""
-    folder = registry_folder()
-    me = this_process()
-    try:
-        entries = sorted(folder.glob(f"{me['pid']}-*.json"))
-    except OSError:
-        return
-    for name in entries:
-        try:
-            entry = read_json(name, "marker")
-        except (OSError, ValueError):
-            continue
-        if not isinstance(entry, dict) or verdict(entry, folder):
-            continue
-        if any(entry.get(key) != me[key] for key in ("pid", "start", "host", "boot", "pidns")):
+    for name, entry in registered(str(os.getpid())):
+        if not is_this_process(entry):
             continue  # an earlier process with this pid: the sweep's to judge
         path = Path(str(entry.get("path")))
         with suppress(OSError, ValueError):
             if entry.get("kind") == "staging":
-                owner = read_json(path / OWNER_FILE, "marker")
-                if owner.get("pid") == me["pid"] and owner.get("name") == path.name:
-                    shutil.rmtree(path, ignore_errors=True)
-            elif entry.get("kind") == "lock":
-                content = json.loads(path.read_bytes()[:200] or b"null")
-                if content == {LOCK_KEY: me["pid"]}:
-                    path.unlink()
+                remove_claimed(path, is_this_process)
+            elif entry.get("kind") == "lock" and _lock_of_this_process(path):
+                path.unlink()
             unregister(name)
+
+
+def _lock_of_this_process(path: Path) -> bool:
+    """Whether ``path`` is a lock file this process wrote (it holds it: the file is not locked
+    again, only read, without blocking on whatever else may have been put there)."""
+    handle = os.open(path, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK)
+    try:
+        content = os.pread(handle, 201, 0) if stat.S_ISREG(os.fstat(handle).st_mode) else b""
+        return json.loads(content or b"null") == {LOCK_KEY: os.getpid()}
+    finally:
+        os.close(handle)
 
 
 @contextmanager

@@ -9,9 +9,10 @@ it is killed by the kernel when its parent dies. The manager sets it towards the
 fork server too, and each worker towards the fork server (:func:`guard_forked_children`).
 
 SIGTERM (``kill``, ``timeout``, ``docker stop``, Slurm) and SIGHUP (a closed terminal) stop a
-command as Ctrl-C does (:func:`compsem.pipeline.stop_signals.note_interrupts`): every clean-up runs, and it exits with
-128 + the signal's number. Sent to the whole job, they reach the pool's processes too, which
-take them only where that cannot hang the command's clean-up (:func:`guard_fork_server`).
+command as Ctrl-C does (:func:`compsem.pipeline.stop_signals.note_interrupts`): every clean-up
+runs, and it exits with 128 + the signal's number. Sent to the whole job, they reach the pool's
+processes too, which take them only where that cannot hang the command's clean-up
+(:func:`guard_fork_server`).
 """
 
 from __future__ import annotations
@@ -295,17 +296,31 @@ def remove_if_abandoned(folder: Path) -> bool:
     by a process on another host (a shared or network file system) or in another container is
     never removed, since whether its owner still runs cannot be known; one claimed on this host
     before a reboot is, as no process outlives a reboot. Otherwise the owner is gone when its
-    pid runs no process, or one that started at another time (the pid was reused). An owner file of an older compsem (pid, name and token only) is
-    judged by its pid alone."""
+    pid runs no process, or one that started at another time (the pid was reused). An owner
+    file of an older compsem (pid, name and token only) is judged by its pid alone."""
+    return remove_claimed(folder, owner_gone)
+
+
+def remove_claimed(folder: Path, whose: Callable[[dict], bool]) -> bool:
+    """Remove ``folder`` if it carries :data:`OWNER_FILE` for its own name, written by a process
+    ``whose`` accepts (:func:`owner_gone`, :func:`is_this_process`); anything else is left
+    alone."""
     try:
         owner = read_json(folder / OWNER_FILE, "marker")  # never blocks on a FIFO
         name = owner["name"]
     except (OSError, ValueError, TypeError, KeyError):
         return False
-    if folder.is_symlink() or name != folder.name or not owner_gone(owner):
+    if folder.is_symlink() or name != folder.name or not whose(owner):
         return False
     shutil.rmtree(folder, ignore_errors=True)
     return True
+
+
+def is_this_process(owner) -> bool:
+    """Whether ``owner`` (:func:`this_process`'s fields) names this very process."""
+    return isinstance(owner, dict) and all(
+        owner.get(key) == value for key, value in this_process().items()
+    )
 
 
 def owner_gone(owner) -> bool:
