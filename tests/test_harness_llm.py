@@ -13,6 +13,8 @@ import types
 import numpy as np
 import pytest
 
+from compsem.benchmark.answers import parse_answer
+from compsem.builders import BENCHMARKS
 from compsem.builders.plane.llm_prompts import PLANE_ITEMS
 from compsem.harness.llm.loglikelihood import (
     PairEncoder,
@@ -98,6 +100,23 @@ def test_plane_items_follow_the_papers_templates_and_verbalisers(exports):
     internal = choose_prompt("plane", row, "plane_internal_pn")
     assert internal.question(row) == f"{c1} is a"
     assert internal.answers(row) == [f"{w} example of {c2}." for w in ("negative", "positive")]
+
+
+def test_generation_asks_a_question_where_the_papers_prompts_are_clozes(exports):
+    row = rows_of(exports["plane"], "goood_split_1")[0]
+    assert choose_prompt("plane", row).name == "plane_external_tf"  # scoring: the paper's
+    asked = choose_prompt("plane", row, generate=True)
+    assert asked.name == "plane_question_tf" and not asked.cloze
+    assert asked.question(row) == (
+        f"{row['sentence']}\nQuestion: Is this statement true or false?\nAnswer:"
+    )
+    assert parse_answer(asked.parser, "False, it is not.", asked.answers(row)) == 0
+    for name, spec in BENCHMARKS.items():  # no config defaults to a cloze while it has a question
+        for columns, prompts in spec.llm_prompts:
+            chosen = choose_prompt(name, columns, generate=True)
+            assert chosen.cloze == all(prompt.cloze for prompt in prompts), (name, chosen.name)
+    two_shot = choose_prompt("plane", ["prompt"], generate=True)  # clozes only: the first
+    assert two_shot.name == "plane_two_shot"
 
 
 def test_a_missing_smollm2_names_its_fix(tmp_path, monkeypatch):

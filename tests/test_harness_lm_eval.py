@@ -79,6 +79,10 @@ def test_groups_average_only_resamples_of_one_regime(plane, tmp_path):
     }
     task = load_yaml(tmp_path / "plane" / "compsem_plane_goood_split_2.yaml")
     assert task["tag"] == ["compsem_plane"]
+    assert task["metadata"]["prompt"] == "plane_external_tf"  # scored as the paper's cloze
+    twin = load_yaml(tmp_path / "plane" / "compsem_plane_goood_split_2_generate.yaml")
+    assert twin["metadata"]["prompt"] == "plane_question_tf"  # asked as a question
+    assert twin["doc_to_text"].endswith("Is this statement true or false?\nAnswer:")
     from lm_eval.tasks import TaskManager
 
     manager = TaskManager(include_path=str(tmp_path))

@@ -5,6 +5,7 @@ is a {verbaliser} example of a {c2}.", external "A {c1} is a type of {c2}:{verba
 verbalisers (Table 3: good/poor, true/false, positive/negative), built from the row's
 ``sentence`` ("A fake gun is a weapon."). The default, ``plane_external_tf``, has single-token
 answers; the external template's answer follows a space here (" true"), as lm-eval tasks do.
+Generation defaults to ``plane_question_tf``, the item asked as a true-or-false question.
 ``two_shot``: the row's own prompt (two labelled premises, a masked hypothesis) cut at the mask;
 the choices are the row's verbalisers followed by the rest of the hypothesis.
 """
@@ -38,6 +39,7 @@ def _plane_items(template: str, verbaliser: str) -> LLMPrompt:
             labels=ENTAILMENT,
             parser="choices",
             source=PLANE_SOURCE,
+            cloze=True,
         )
     # The verbaliser sits inside the sentence: each choice carries the rest of it.
     rest = f" ~ ' example of ' ~ {_ARTICLE_C2} ~ '.'"
@@ -48,9 +50,21 @@ def _plane_items(template: str, verbaliser: str) -> LLMPrompt:
         labels=ENTAILMENT,
         parser="choices",
         source=PLANE_SOURCE,
+        cloze=True,
     )
 
 
+# The templates above are continuations, which a chat model reads as an unfinished sentence and
+# does not answer (99.8% unparsable with SmolLM2-Instruct): generation asks the item as a
+# question, with the true/false verbaliser as the answer words.
+PLANE_QUESTION = LLMPrompt(
+    name="plane_question_tf",
+    text="{{ sentence }}\nQuestion: Is this statement true or false?\nAnswer:",
+    choices=("false", "true"),
+    labels=ENTAILMENT,
+    parser="choices",
+    source="compsem's question form of PLANE's items, for chat models (the paper's are cloze)",
+)
 PLANE_ITEMS = {
     prompt.name: prompt
     for prompt in (
@@ -68,10 +82,11 @@ PLANE_TWO_SHOT = LLMPrompt(
     parser="choices",
     target_delimiter="",
     source="PLANE §4: the two-shot prompts of Table 2, verbalisers of Table 3",
+    cloze=True,
 )
 
 # The first entry whose columns a config has gives its prompts, the first prompt the default.
 LLM_PROMPTS = (
     (frozenset({"prompt"}), (PLANE_TWO_SHOT,)),
-    (frozenset({"sentence"}), tuple(PLANE_ITEMS.values())),
+    (frozenset({"sentence"}), (*PLANE_ITEMS.values(), PLANE_QUESTION)),
 )

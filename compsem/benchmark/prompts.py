@@ -108,6 +108,10 @@ class LLMPrompt:
         source: where the wording comes from (a paper's table, a task's question form).
         parser: the answer parser (``compsem.benchmark.answers.PARSERS``) that reads a generated
             answer back to a label (``compsem llm --generate``, ``compsem rescore``).
+        cloze: the question is text for the answer to continue (a paper's template cut where
+            the verbaliser goes), not a question a chat model can answer: generation
+            (``--generate``, the exported generation tasks) defaults to the first prompt that
+            is not one.
 
     >>> prompt = LLMPrompt("nli", "{{premise}}\\nQuestion: {{hypothesis}} True or False?\\nAnswer:",
     ...                    ("False", "True"), ("non_entailment", "entailment"))
@@ -126,6 +130,7 @@ class LLMPrompt:
     fewshot_delimiter: str = "\n\n"
     source: str = ""
     parser: str = "choices"
+    cloze: bool = False
 
     def __post_init__(self) -> None:
         check_parser(self.parser)

@@ -47,14 +47,17 @@ from compsem.benchmark.card import compsem_metadata
 from compsem.benchmark.prompts import LLMPrompt
 from compsem.files.export_reader import ExportError, read_export
 from compsem.harness.llm.generation import Decoding, conversation
-from compsem.harness.llm.prompts import prompts_for
+from compsem.harness.llm.prompts import choose_prompt
 
 ROLES = {"system": ChatMessageSystem, "user": ChatMessageUser, "assistant": ChatMessageAssistant}
 MAX_TOKENS = Decoding.max_new_tokens  # compsem llm --generate's default, declared once
 
 
-def config_rows(export, config: str, split: str = "test") -> tuple[str, LLMPrompt, list[dict]]:
-    """The benchmark, the config's default prompt and the rows of ``split``, in stored order."""
+def config_rows(
+    export, config: str, split: str = "test", generate: bool = False
+) -> tuple[str, LLMPrompt, list[dict]]:
+    """The benchmark, the config's default prompt (for ``generate``, its default question, as
+    ``compsem llm --generate`` picks it) and the rows of ``split``, in stored order."""
     found = read_export(Path(export).expanduser(), only=[config])
     if config not in found.configs:
         raise ExportError(f"{found.folder} has no config {config!r}: pass a config it exports")
@@ -63,7 +66,7 @@ def config_rows(export, config: str, split: str = "test") -> tuple[str, LLMPromp
         raise ExportError(f"config {config!r} of {found.folder} has no {split} split")
     benchmark = compsem_metadata(found.card).get("benchmark")
     table = pq.ParquetDataset([str(path) for path in files]).read()
-    prompt = prompts_for(benchmark, table.column_names)[0]
+    prompt = choose_prompt(benchmark, table.column_names, generate=generate)
     return benchmark, prompt, table.to_pylist()
 
 

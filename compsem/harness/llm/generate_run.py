@@ -197,7 +197,7 @@ def run_generate(
     check_writable(result_files(out, "llm", config, [seed]))
     placement = resolve(device, precision)
     bench = load_benchmark(dataset, config, revision)
-    chosen = pick_prompt(bench, prompt, template)
+    chosen = pick_prompt(bench, prompt, template, generate=True)
     parser = parser or chosen.parser
     test = first_rows(bench.split(split), limit)
     rows = test.to_list()
@@ -240,7 +240,7 @@ def run_generate(
         "backend": backend,
         "backend_version": answers.version,
         "base_url": endpoint.base_url if backend == "openai" else None,
-        **prompt_settings(bench, chosen, prompt, template),
+        **prompt_settings(bench, chosen, prompt, template, generate=True),
         "generate": True,
         "parser": parser,
         "reasoning_tags": list(reasoning_tags),

@@ -21,11 +21,15 @@ def prompts_for(benchmark: str, columns) -> tuple[LLMPrompt, ...]:
     return offered
 
 
-def choose_prompt(benchmark: str, columns, name: str | None = None) -> LLMPrompt:
-    """The named prompt of the config's task, or its default."""
+def choose_prompt(
+    benchmark: str, columns, name: str | None = None, generate: bool = False
+) -> LLMPrompt:
+    """The named prompt of the config's task, or its default: the first prompt, or for
+    generation the first that is a question rather than a cloze (the first when all are)."""
     offered = prompts_for(benchmark, columns)
     if name is None:
-        return offered[0]
+        asked = [prompt for prompt in offered if not prompt.cloze] if generate else []
+        return (asked or offered)[0]
     for prompt in offered:
         if prompt.name == name:
             return prompt

@@ -58,12 +58,14 @@ def first_rows(dataset, limit: int | None):
     return dataset.select(range(limit))
 
 
-def pick_prompt(bench: Benchmark, name: str | None, template: Path | None) -> LLMPrompt:
-    """The named (else the default) built-in prompt of the config; with ``template``, its
-    answer choices under the file's question, named after the file with its suffix
-    (``nli.jinja``), never a built-in's name."""
+def pick_prompt(
+    bench: Benchmark, name: str | None, template: Path | None, generate: bool = False
+) -> LLMPrompt:
+    """The named (else the default, for ``generate`` the default question) built-in prompt of
+    the config; with ``template``, its answer choices under the file's question, named after
+    the file with its suffix (``nli.jinja``), never a built-in's name."""
     columns = next(iter(bench.splits.values())).column_names
-    prompt = choose_prompt(benchmark_name(bench), columns, name)
+    prompt = choose_prompt(benchmark_name(bench), columns, name, generate)
     if template is not None:
         template = Path(template)
         if not template.exists():
@@ -92,7 +94,11 @@ def prompt_fingerprint(prompt: LLMPrompt) -> str:
 
 
 def prompt_settings(
-    bench: Benchmark, chosen: LLMPrompt, name: str | None, template: Path | None
+    bench: Benchmark,
+    chosen: LLMPrompt,
+    name: str | None,
+    template: Path | None,
+    generate: bool = False,
 ) -> dict:
     """What a result records of its prompt: its name, where the wording came from, the
     fingerprint of its content (what reports key on), and for a user template the file and
@@ -104,7 +110,9 @@ def prompt_settings(
         "prompt_fingerprint": prompt_fingerprint(chosen),
         "template": None if template is None else str(Path(template).resolve()),
         "template_base": (
-            None if template is None else choose_prompt(benchmark_name(bench), columns, name).name
+            None
+            if template is None
+            else choose_prompt(benchmark_name(bench), columns, name, generate).name
         ),
     }
 

@@ -13,6 +13,9 @@ from compsem.builders import BENCHMARKS
 # Changes to the task folders compsem writes (the data's own changes are the benchmark's
 # changelog, below them in the README).
 FORMAT_CHANGELOG = {
+    "4": "a generation twin asks its config's default question where the multiple-choice "
+    "task's prompt is a cloze a chat model does not answer (PLANE's items: "
+    "`plane_question_tf`, \"… Is this statement true or false?\").",
     "3": "a `generate_until` twin of each task whose answer words are fixed "
     "(`<task>_generate`, tagged `compsem_<benchmark>_generate`): greedy generation read back "
     "by the benchmark's answer parser (`answers.py`, a copy of compsem's), `acc` and "
@@ -131,7 +134,8 @@ Every task is tagged `compsem_{benchmark}`: `--tasks compsem_{benchmark}` runs t
 prints each task's own scores, with no average over tasks that measure different things.
 Each task whose answer words are fixed has a generation twin, `<task>_generate` (tagged
 `compsem_{benchmark}_generate`): the model answers the same question in text (greedy, 32 new
-tokens) and `utils.acc` reads the answer with the benchmark's parser (`answers.py`, the one
+tokens; where the task's prompt is a cloze, such as PLANE's templates, the twin asks the
+config's default question instead, as `compsem llm --generate` does) and `utils.acc` reads the answer with the benchmark's parser (`answers.py`, the one
 `compsem llm --generate` uses); `unparsable` is the share it could not read (counted wrong).
 
 {_tasks_section(benchmark, tasks, groups, configs, aucnorm)}

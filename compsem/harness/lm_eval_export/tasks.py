@@ -33,7 +33,7 @@ from compsem.files.bounded_read import read_text
 from compsem.files.export_reader import read_export, read_export_card
 from compsem.files.names import check_name, check_repo_id
 from compsem.harness.data.presets import PRESETS
-from compsem.harness.llm.prompts import prompts_for
+from compsem.harness.llm.prompts import choose_prompt, prompts_for
 from compsem.harness.lm_eval_export.readme import task_readme
 from compsem.harness.results.files import check_writable, write_text
 from compsem.metrics import module_folder
@@ -293,7 +293,10 @@ def write_tasks(dataset: str, out: Path, revision: str | None = None) -> TaskFol
         if entry is not None:
             files[f"{task}.yaml"] = _yaml(entry)
             tasks[config.name], aucnorm[config.name] = task, meta["aucnorm"]
-            generate = generate_yaml(entry, prompt, f"compsem_{benchmark}_generate")
+            # The twin asks the config's default question (a cloze is no question to a chat).
+            asked = choose_prompt(benchmark, config.columns, generate=True)
+            asked_entry = entry if asked is prompt else task_yaml(task, config, asked, source, meta)
+            generate = generate_yaml(asked_entry, asked, f"compsem_{benchmark}_generate")
             if generate is not None:
                 files[f"{task}_generate.yaml"] = _yaml(generate)
     if not tasks:
