@@ -128,6 +128,46 @@ def test_batched_left_padded_greedy_generation_equals_one_row_at_a_time(smollm2)
 
 
 @pytest.mark.slow
+def test_pruned_greedy_decoding_gives_generates_tokens_and_keeps_generate_where_it_must(
+    smollm2, monkeypatch
+):
+    from transformers import AutoModelForCausalLM, AutoTokenizer
+
+    from compsem.harness.llm import greedy
+
+    tokenizer = AutoTokenizer.from_pretrained(smollm2)
+    model = AutoModelForCausalLM.from_pretrained(smollm2).eval()
+    questions = [
+        "Is a fake gun a gun? Answer yes or no.",
+        "Say True.",
+        "Name three rivers in Europe.",  # runs to the token budget while the others end
+        "A small red car is a car. True or False?",
+        "Hi",
+    ]
+    prompts = [
+        tokenizer.apply_chat_template(
+            [{"role": "user", "content": q}], tokenize=False, add_generation_prompt=True
+        )
+        for q in questions
+    ]
+    assert greedy.prunes(model)
+    encoded = [tokenizer(p, add_special_tokens=False)["input_ids"] for p in prompts]
+    assert 10 < greedy.common_prefix(encoded) < min(map(len, encoded))  # the template's head
+    decoding = Decoding(max_new_tokens=24)
+    pruned, generated = {}, {}
+    generate_texts(model, tokenizer, prompts, decoding, 5, "cpu", pruned.update, False)
+    monkeypatch.setattr(greedy, "PRUNED_FAMILIES", frozenset())  # generate() itself
+    assert not greedy.prunes(model)
+    generate_texts(model, tokenizer, prompts, decoding, 5, "cpu", generated.update, False)
+    assert pruned == generated
+    lengths = sorted(found["output_tokens"][0] for found in pruned.values())
+    assert lengths[0] < 8 and lengths[-1] == 24  # rows did end at different steps
+    monkeypatch.undo()
+    model.generation_config.repetition_penalty = 1.3  # generate would change the logits
+    assert not greedy.prunes(model)
+
+
+@pytest.mark.slow
 def test_generate_writes_auditable_rows_caches_calls_and_rescores_to_the_same_numbers(
     rnpc, tmp_path, capsys
 ):

@@ -9,7 +9,9 @@ that exact text is what the model reads and what the rows file records.
 
 Generation is batched: prompts sorted by length (longest first, so a batch pads little and an
 out-of-memory error comes at once), left-padded, decoded under ``torch.inference_mode`` with the
-KV cache; each batch's outputs go to the call cache as it finishes.
+KV cache; each batch's outputs go to the call cache as it finishes. Greedy decoding of the
+common model families drops finished rows and reads the shared prompt prefix once
+(``greedy``); sampling keeps ``generate``.
 """
 
 from __future__ import annotations
@@ -23,6 +25,7 @@ from tqdm.auto import tqdm
 
 from compsem.benchmark.prompts import LLMPrompt
 from compsem.files.bounded_read import MissingFile, read_text
+from compsem.harness.llm.greedy import greedy_tokens, prunes
 
 
 @dataclass(frozen=True)
@@ -118,11 +121,13 @@ def generate_texts(
     order = sorted(range(len(prompts)), key=lambda i: -len(encoded[i]))
     sampling = decoding.temperature > 0
     options = {"do_sample": sampling, "max_new_tokens": decoding.max_new_tokens}
+    options["num_return_sequences"] = decoding.samples
     if sampling:
         options.update(temperature=decoding.temperature, top_p=1.0, top_k=0)
     else:
         options.update(temperature=None, top_p=None, top_k=None)
     stop = {tokenizer.eos_token_id, *_eos_ids(causal)} - {None}
+    pruned = not sampling and decoding.samples == 1 and prunes(causal)
     calls = 0
     with (
         torch.inference_mode(),
@@ -130,18 +135,19 @@ def generate_texts(
     ):
         for start in range(0, len(order), batch_size):
             batch = order[start : start + batch_size]
-            padded = tokenizer.pad({"input_ids": [encoded[i] for i in batch]}, return_tensors="pt")
-            if sampling:
-                torch.manual_seed(decoding.seed + start)
-            output = causal.generate(
-                input_ids=padded["input_ids"].to(device),
-                attention_mask=padded["attention_mask"].to(device),
-                num_return_sequences=decoding.samples,
-                pad_token_id=tokenizer.pad_token_id,
-                **options,
-            )
+            if pruned:
+                new = greedy_tokens(
+                    causal,
+                    [encoded[i] for i in batch],
+                    decoding.max_new_tokens,
+                    stop,
+                    tokenizer.pad_token_id,
+                )
+            else:
+                if sampling:
+                    torch.manual_seed(decoding.seed + start)
+                new = _generate(causal, tokenizer, [encoded[i] for i in batch], options, device)
             calls += 1
-            new = output[:, padded["input_ids"].shape[1] :].tolist()
             found = {}
             for n, index in enumerate(batch):
                 answers = new[n * decoding.samples : (n + 1) * decoding.samples]
@@ -157,6 +163,19 @@ def generate_texts(
             done(found)
             bar.update(len(batch))
     return calls
+
+
+def _generate(causal, tokenizer, prompts: list[list[int]], options: dict, device: str) -> list:
+    """``model.generate`` on left-padded prompts: each prompt's answer tokens, padded after a
+    stop token (``num_return_sequences`` of them per prompt, in order)."""
+    padded = tokenizer.pad({"input_ids": prompts}, return_tensors="pt")
+    output = causal.generate(
+        input_ids=padded["input_ids"].to(device),
+        attention_mask=padded["attention_mask"].to(device),
+        pad_token_id=tokenizer.pad_token_id,
+        **options,
+    )
+    return output[:, padded["input_ids"].shape[1] :].tolist()
 
 
 def _eos_ids(causal) -> list[int]:
