@@ -360,6 +360,8 @@ def test_chromium_renders_every_table_row_and_plot_offline(page, runs, tmp_path)
         "//h3[contains(., 'adjective_class × inference_type')]/following::table[1]"
     )
     assert matrices and all(len(t.xpath("./tbody/tr")) == len(CLASSES) for t in matrices)
+    heatmaps = [p for p in plot_files(page) if "adjective_class-inference_type" in str(p)]
+    assert len(heatmaps) == len(matrices)  # each matrix drawn too (PLANE Fig. 1)
     plots = dom.xpath("//*[local-name()='svg' and @class='plot']")
     assert len(plots) == len(plot_files(page))
     assert dom.xpath("//*[local-name()='polygon' and @class='band']")  # the curve's std band
@@ -633,7 +635,15 @@ def test_a_prompting_run_gets_its_class_template_by_inference_type_heatmap(tmp_p
     )
     write_run(tmp_path / "runs", result, rows)
     run_report([tmp_path / "runs"], tmp_path / "page")
-    (plot,) = (tmp_path / "page" / "plots").glob("prompt-*.svg")
-    text = plot.read_text()
-    assert text.count('class="cell"') == 3 * 2 * 3  # class × template rows, one column per IT
-    assert "S int × 2: 0.400" in text  # the mean over the two verbalisers
+    plots = {p.name: p.read_text() for p in (tmp_path / "page" / "plots").glob("prompt-*.svg")}
+    (averaged,) = [text for name, text in plots.items() if not name.endswith(("GP.svg", "TF.svg"))]
+    assert averaged.count('class="cell"') == 3 * 2 * 3  # class × template rows, a column per IT
+    assert "S int × 2: 0.400" in averaged  # the mean over the two verbalisers
+    panels = {name: text for name, text in plots.items() if name.endswith(("GP.svg", "TF.svg"))}
+    assert len(panels) == 2  # Fig. 6: a panel per verbaliser
+    for verbaliser, f1 in (("GP", "0.200"), ("TF", "0.600")):
+        (text,) = [text for name, text in panels.items() if name.endswith(f"{verbaliser}.svg")]
+        assert text.count('class="cell"') == 3 * 2 * 3 and f"S int × 2: {f1}" in text
+        assert f"verbaliser {verbaliser}" in text
+    index = (tmp_path / "page" / "index.md").read_text()
+    assert all(f"plots/{name}" in index for name in plots)

@@ -15,7 +15,7 @@ from compsem.builders import BENCHMARKS
 FORMAT_CHANGELOG = {
     "4": "a generation twin asks its config's default question where the multiple-choice "
     "task's prompt is a cloze a chat model does not answer (PLANE's items: "
-    "`plane_question_tf`, \"… Is this statement true or false?\").",
+    '`plane_question_tf`, "… Is this statement true or false?").',
     "3": "a `generate_until` twin of each task whose answer words are fixed "
     "(`<task>_generate`, tagged `compsem_<benchmark>_generate`): greedy generation read back "
     "by the benchmark's answer parser (`answers.py`, a copy of compsem's), `acc` and "

@@ -140,6 +140,15 @@ def _matrix(page: Page, field: str, command: str, line: Line, cells: dict) -> No
         f"[{markdown_text(line.label)} ({command})](#{anchor})",
         markdown_table([f"{first} \\ {second}", *columns], table),
     ]
+    # The same matrix as a heatmap (PLANE Fig. 1: where each model's transfer fails).
+    means = {
+        tuple(key.split(CROSS)): cell["mean"]
+        for key, cell in cells.items()
+        if cell and cell.get("mean") is not None
+    }
+    title = f"{line.label} ({command}): accuracy by {first} × {second}"
+    grid = svg.heatmap(title, rows, columns, means, second, first)
+    page.parts.append(page.plot(f"{command}-{line.label}-{first}-{second}.svg", grid, title))
 
 
 def labels(page: Page, lines: list[tuple]) -> None:
@@ -178,21 +187,39 @@ def confusions(page: Page, lines: list[tuple]) -> None:
 
 def prompt_heatmaps(page: Page, lines: list[tuple]) -> None:
     """Each prompting line's F1 by class and template (rows) × hypothesis inference type
-    (columns), averaged over verbalisers, premise orders and runs (PLANE Figs. 5 and 6)."""
+    (columns), averaged over verbalisers, premise orders and runs (PLANE Figs. 5 and 6); where
+    the config has several verbalisers, one more panel per verbaliser (Fig. 6's panels), so a
+    template that works with one verbaliser and fails with another shows."""
     for command, line in lines:
         found = [cell for run in line.runs for cell in run["scores"].get("cells") or []]
         if command != "prompt" or not found:
             continue
-        grouped = defaultdict(list)
-        for cell in found:
-            row = f"{cell.get('adjective_class')} {str(cell.get('template'))[:3]}"  # "I int"
-            grouped[(row, str(cell.get("inference_type")))].append(cell["weighted_f1"])
-        cells = {key: sum(values) / len(values) for key, values in grouped.items()}
-        rows = sorted({row for row, _ in cells})
-        columns = sorted({column for _, column in cells})
-        title = f"{line.label}: F1 by class · template × inference type"
-        grid = svg.heatmap(title, rows, columns, cells, "inference type", "class, template")
-        page.parts.append(page.plot(f"prompt-{line.label}.svg", grid, title))
+        verbalisers = sorted({str(cell["verbaliser"]) for cell in found if "verbaliser" in cell})
+        panels = [(None, found)]
+        if len(verbalisers) > 1:
+            panels += [
+                (name, [cell for cell in found if str(cell.get("verbaliser")) == name])
+                for name in verbalisers
+            ]
+        for verbaliser, chosen in panels:
+            title = f"{line.label}: F1 by class · template × inference type"
+            if verbaliser is not None:
+                title += f", verbaliser {verbaliser}"
+            name = f"prompt-{line.label}{'' if verbaliser is None else '-' + verbaliser}.svg"
+            page.parts.append(page.plot(name, class_template_grid(title, chosen), title))
+
+
+def class_template_grid(title: str, cells: list[dict]) -> str:
+    """The heatmap of ``cells``' weighted F1 by class · template × inference type, each square
+    the mean of the cells that fall in it (over verbalisers, premise orders and runs)."""
+    grouped = defaultdict(list)
+    for cell in cells:
+        row = f"{cell.get('adjective_class')} {str(cell.get('template'))[:3]}"  # "I int"
+        grouped[(row, str(cell.get("inference_type")))].append(cell["weighted_f1"])
+    means = {key: sum(values) / len(values) for key, values in grouped.items()}
+    rows = sorted({row for row, _ in means})
+    columns = sorted({column for _, column in means})
+    return svg.heatmap(title, rows, columns, means, "inference type", "class, template")
 
 
 def twins(page: Page, lines: list[tuple]) -> None:
