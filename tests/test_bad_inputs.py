@@ -152,6 +152,10 @@ CASES = {
         ["build", "rnpc", "--out", "o", "--size", "100000000000"],
         ["size 100000000000 is above 100,000 items", "use --size 100000 or less"],
     ),
+    "booqa-h-only-size-huge": (
+        ["build", "booqa", "--out", "o", "--preset", "tiny", "--h-only-sizes", "1000000000", "5"],
+        ["asks for 1,000,000,005 rows", "sum to at most 60"],
+    ),
     "booqa-h-only-size-zero": (
         ["build", "booqa", "--out", "o", "--h-only-sizes", "10", "0", "--config", "h_only"],
         ["--h-only-sizes must be two sizes of 1 or more", "pass --h-only-sizes TRAIN DEV2"],
@@ -574,9 +578,12 @@ def test_h_only_sizes_dev_cannot_give_are_refused_not_scaled():
     from compsem.builders.booqa.sampling.population import ThresholdError
     from compsem.builders.booqa.splits import check_h_only_room
 
-    asked = resolved(BooqaConfig(name="h_only", preset="tiny", h_only_sizes=(100, 50)))
-    with pytest.raises(ThresholdError, match="asks for 150 rows .* sum to at most 40"):
+    asked = resolved(BooqaConfig(name="h_only", preset="tiny", h_only_sizes=(30, 20)))
+    with pytest.raises(ThresholdError, match="asks for 50 rows .* sum to at most 40"):
         check_h_only_room(asked, 40)
+    # more than any dev of the preset could hold: refused before the corpus is parsed
+    with pytest.raises(ValueError, match=r"asks for 1,000,000,005 rows .* at most 60 \(at most 20"):
+        resolved(BooqaConfig(name="h_only", preset="tiny", h_only_sizes=(10**9, 5)))
     check_h_only_room(resolved(BooqaConfig(name="h_only", preset="tiny")), 10)
     check_h_only_room(
         resolved(BooqaConfig(name="h_only", preset="tiny", h_only_sizes=(20, 10))), 40

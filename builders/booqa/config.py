@@ -265,6 +265,22 @@ def check_h_only_sizes(sizes: tuple[int, ...]) -> None:
         )
 
 
+def check_h_only_bound(config: BooqaConfig) -> None:
+    """Refuse, before the corpus is parsed, H-only sizes that dev cannot hold whatever the
+    corpus gives: dev is at most ``positives_per_split`` bundles of one positive and up to
+    ``max_negatives`` negatives (the exact room is checked once dev is sampled)."""
+    train, dev2 = config.h_only_sizes
+    most = config.positives_per_split * (1 + config.max_negatives)
+    if train + dev2 > most:
+        raise ValueError(
+            f"--h-only-sizes {train} {dev2} asks for {train + dev2:,} rows of H-only train and "
+            f"dev2, but dev, which they are carved from, holds at most {most:,} (at most "
+            f"{config.positives_per_split:,} bundles, --positives-per-split, of one positive "
+            f"and up to {config.max_negatives} negatives); pass sizes that sum to at most "
+            f"{most:,}, or omit --h-only-sizes for the {config.preset} preset's sizes."
+        )
+
+
 def resolved(config: BooqaConfig) -> BooqaConfig:
     """The config with its preset applied and every value checked (``datasets`` sets config
     keyword arguments after construction, so this cannot run in ``__post_init__``); errors name
@@ -282,6 +298,7 @@ def resolved(config: BooqaConfig) -> BooqaConfig:
     }
     values["frequency_buckets"] = tuple(int(b) for b in values["frequency_buckets"])
     values["h_only_sizes"] = tuple(int(n) for n in values["h_only_sizes"])
+    asked_sizes = config.h_only_sizes is not None
     config = replace(config, preset=preset, **values)
     for name in _POSITIVE:
         if int(getattr(config, name)) < 1:
@@ -290,6 +307,8 @@ def resolved(config: BooqaConfig) -> BooqaConfig:
                 f"--{name.replace('_', '-')} 1 or more."
             )
     check_h_only_sizes(config.h_only_sizes)
+    if asked_sizes:
+        check_h_only_bound(config)
     buckets = config.frequency_buckets
     if not buckets or list(buckets) != sorted(set(buckets)):
         raise ValueError(f"frequency_buckets must be increasing, got {buckets}.")
