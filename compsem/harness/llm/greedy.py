@@ -40,7 +40,7 @@ LOGIT_SETTINGS = (
 
 def prunes(causal) -> bool:
     """Whether :func:`greedy_tokens` decodes ``causal`` as ``generate`` would."""
-    from transformers import GenerationConfig
+    from transformers import GenerationConfig  # heavy: the prompt exports import this module
 
     if getattr(causal.config, "model_type", None) not in PRUNED_FAMILIES:
         return False
@@ -62,8 +62,8 @@ def greedy_tokens(
     causal, prompts: Sequence[Sequence[int]], max_new_tokens: int, stop: set[int], pad: int
 ) -> list[list[int]]:
     """Each prompt's greedy answer tokens, up to and including its first stop token."""
-    import torch
-    from transformers import DynamicCache
+    import torch  # heavy: only decoding needs it (the prompt exports import this module)
+    from transformers import DynamicCache  # heavy, as torch
 
     device = causal.device
     rows = len(prompts)
