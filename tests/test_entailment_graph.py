@@ -10,7 +10,7 @@ from compsem.harness.probing.graph import graph_scores
 from compsem.harness.results.files import read_results
 from compsem.harness.results.reproduce import command_line
 from compsem.loading_scripts.entailment_graph import EntailmentGraphError, grounded, read_graphs
-from tests.harness_data import compsem, tiny_booqa_export
+from tests.harness_data import compsem, tiny_booqa_export, write_export
 
 # Two measures per predicate, BInc first; role-reversed nodes of one predicate ground together.
 GRAPH = """types: thing#thing, num preds: 4
@@ -121,6 +121,48 @@ def test_score_with_a_graph_ranks_by_its_edges_and_reports_both_aucnorms(graph, 
     assert result["scores"]["aucnorm"] == pytest.approx(25 / 28)
     assert result["scores"]["released"]["aucnorm"] == pytest.approx(25 / 28)
     assert f"--graph {graph}" in command_line(result)
+
+
+@pytest.mark.slow
+def test_a_levyholt_pair_is_scored_by_the_edge_from_its_premise_to_its_hypothesis(graph, tmp_path):
+    """Li et al. Table 17: entailment graphs on Levy/Holt pairs. A pair's premise is its
+    hypothesis's one piece of evidence; Levy/Holt names no argument types, so every graph's
+    edges count (launched -> tested is in person#location only)."""
+    import datasets
+
+    from compsem.builders.booqa.config import LEVYHOLT_FEATURES
+
+    pairs = [  # premise predicate, hypothesis predicate, entailment?, expected score
+        ("visited", "toured", 1, 0.3),
+        ("called", "texted", 0, 0.5),
+        ("launched", "tested", 1, 0.8),
+        ("sold", "sold", 1, 1.0),  # the same predicate
+        ("met", "toured", 0, 0.0),  # no edge
+        ("texted", "called", 0, 0.0),  # the converse of an edge is no edge
+    ]
+    rows = [
+        {
+            "id": f"p{i}", "premise": f"A {p} B.", "hypothesis": f"A {h} B.", "label": label,
+            "subgroup": "dir", "language": "en", "premise_subject": "A",
+            "premise_predicate": p, "premise_object": "B", "hypothesis_subject": "A",
+            "hypothesis_predicate": h, "hypothesis_object": "B",
+        }
+        for i, (p, h, label, _) in enumerate(pairs)
+    ]  # fmt: skip
+    test = datasets.Dataset.from_list(rows, features=LEVYHOLT_FEATURES)
+    export = write_export(tmp_path / "booqa", {"levyholt_dir": {"test": test}})
+    command = "score --config levyholt_dir --method graph"
+    assert compsem(command, dataset=export, graph=graph, out=tmp_path / "g") == 0
+    (result,) = read_results([tmp_path / "g"])
+    scored = [
+        json.loads(line)
+        for line in next((tmp_path / "g").glob("*.rows.jsonl")).read_text().splitlines()
+    ]
+    assert [row["score"] for row in scored] == [expected for *_, expected in pairs]
+    assert all(row["evidence"] == 1 for row in scored)
+    # ranked: 1.0+, 0.8+, 0.5-, 0.3+, then two negatives at 0: precision 1, 1, 2/3, 3/4
+    assert {"aucnorm", "auc_50", "released"} <= set(result["scores"])
+    assert result["scores"]["baseline_precision"] == pytest.approx(0.5)
 
 
 def test_method_graph_and_graph_go_together(tmp_path, graph):

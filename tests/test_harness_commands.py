@@ -326,7 +326,7 @@ def test_report_aggregates_every_command(train_runs, tmp_path):
             "--base-split test is the split the curve is scored on",
         ),
         ("prompt --model MODEL --config goood_split_1", "not a prompting config"),
-        ("score --config goood_split_1", "no hypothesis and evidence columns"),
+        ("score --config goood_split_1", "neither hypothesis and evidence columns nor Levy/Holt"),
         ("zero-shot --model MODEL --config two_shot", "needs premise/hypothesis"),
     ],
 )

@@ -305,8 +305,10 @@ def add_commands(subparsers) -> None:
         description="Score each hypothesis by the maximum over its evidence of an NLI model's "
         "entailment probability, of embedding cosine (the unsupervised baseline), or of an "
         "entailment graph's edge from the evidence's predicate to the hypothesis's (Table 5's "
-        "graph baselines, fuzzy matched). Reports AUCnorm, and the authors' released "
-        "computation of it beside (scores.released), for the paper's tables.",
+        "graph baselines, fuzzy matched). A Levy/Holt pair (levyholt_* configs) is a "
+        "hypothesis whose one piece of evidence is its premise (Table 17). Reports AUCnorm, and "
+        "the authors' released computation of it beside (scores.released), for the paper's "
+        "tables.",
         epilog="example:\n  compsem score --dataset hub/booqa --config en --model "
         "bert-base-uncased --method cosine --out runs/booqa\n"
         "  compsem score --dataset hub/booqa --config en --method graph --graph graphs/binc "

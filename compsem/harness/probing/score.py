@@ -1,6 +1,7 @@
 """``compsem score``: BoOQA's hypotheses scored by the maximum over their evidence (an NLI
 model's entailment probability, embedding cosine, or an entailment graph), with AUCnorm (honest
-and released ties), its interval and a precision-recall plot."""
+and released ties), its interval and a precision-recall plot; a Levy/Holt pair is a hypothesis
+whose one piece of evidence is its premise."""
 
 from __future__ import annotations
 
@@ -86,20 +87,16 @@ def run_score(
             method = "cosine"
     bench = load_benchmark(dataset, config, revision)  # the preset its columns call for
     test = cap(bench.split(split), max_eval_examples, "--max-eval-examples")
-    if bench.schema.evidence is None or "hypothesis" not in test.column_names:
-        raise ValueError(
-            f"config {config!r} has no hypothesis and evidence columns: scoring is for BoOQA "
-            "configs such as en"
-        )
+    rows = hypotheses_with_evidence(test, bench.schema.evidence, config)
     limit = max_evidence or bench.preset.max_evidence
     premises, hypotheses, owners, pairs = scoring.evidence_pairs(
-        list(test["hypothesis"]), list(test[bench.schema.evidence]), limit
+        [row["hypothesis"] for row in rows], [row["evidence"] for row in rows], limit
     )
     if not premises:
         raise ValueError(f"no hypothesis of the {split!r} split has evidence: nothing to score")
     start = time.perf_counter()
     if graphs is not None:
-        capped = ({**row, "evidence": list(row["evidence"] or ())[:limit]} for row in test)
+        capped = ({**row, "evidence": list(row["evidence"] or ())[:limit]} for row in rows)
         hypothesis_scores, _ = graph_scores(capped, graphs)
     else:
         hypothesis_scores = scoring.model_pair_scores(
@@ -140,6 +137,34 @@ def run_score(
         {"eval_seconds": seconds, "pairs_per_second": len(premises) / seconds},
     )
     return write_score(out, result, test, hypothesis_scores, owners, curve, model, method, config)
+
+
+# A Levy/Holt pair's columns: its premise is its hypothesis's one piece of evidence.
+PAIR_FIELDS = ("premise", "hypothesis", "premise_predicate", "hypothesis_predicate")
+
+
+def hypotheses_with_evidence(test, evidence: str | None, config: str) -> list[dict]:
+    """Each row as a hypothesis and its evidence: a BoOQA entry as it is (its predicate and
+    argument types pick the entailment graph); a Levy/Holt pair as its hypothesis with the
+    premise as its one piece of evidence (Li et al., Table 17), without argument types, so a
+    graph reads every type pair's edges merged, and fuzzy matching ignores argument order."""
+    columns = set(test.column_names)
+    if evidence is not None and evidence in columns and "hypothesis" in columns:
+        return [{**row, "evidence": row[evidence]} for row in test]
+    if set(PAIR_FIELDS) <= columns:
+        return [
+            {
+                "hypothesis": row["hypothesis"],
+                "predicate": row["hypothesis_predicate"],
+                "evidence": [{"text": row["premise"], "predicate": row["premise_predicate"]}],
+            }
+            for row in test
+        ]
+    raise ValueError(
+        f"config {config!r} has neither hypothesis and evidence columns nor Levy/Holt's "
+        f"{', '.join(PAIR_FIELDS)}: scoring is for BoOQA configs such as en and the levyholt_* "
+        "configs"
+    )
 
 
 def write_score(out, result, test, hypothesis_scores, owners, curve, model, method, config):
