@@ -48,6 +48,13 @@ def hub_api(monkeypatch, tmp_path):
         commit_description="",
         oid=COMMIT,
     )
+    api.uploaded = tmp_path / "uploaded"  # the staged folder, kept as the upload saw it
+
+    def upload_folder(**kwargs):
+        shutil.copytree(kwargs["folder_path"], api.uploaded)
+        return api.upload_folder.return_value
+
+    api.upload_folder.side_effect = upload_folder
     factory = mock.MagicMock(name="HfApi", return_value=api)
     monkeypatch.setattr(huggingface_hub, "HfApi", factory)
     validate = mock.MagicMock(name="DatasetCard.validate")
@@ -71,7 +78,10 @@ def test_push_creates_the_repo_uploads_one_commit_and_tags_it(
     hub_api.upload_large_folder.assert_not_called()
     upload = hub_api.upload_folder.call_args.kwargs
     assert upload["repo_id"] == "org/plane" and upload["repo_type"] == "dataset"
-    assert Path(upload["folder_path"]) == plane_export and upload["revision"] is None
+    assert upload["revision"] is None and not Path(upload["folder_path"]).exists()  # staged
+    exported = {p.relative_to(plane_export) for p in plane_export.rglob("*.parquet")}
+    staged = {p.relative_to(hub_api.uploaded) for p in hub_api.uploaded.rglob("*.parquet")}
+    assert exported < staged and all(p.parts[0] == "inspect" for p in staged - exported)
     assert upload["delete_patterns"] and not upload["create_pr"]
     hub_api.create_tag.assert_called_once_with(
         "org/plane", tag=TAG, revision=COMMIT, repo_type="dataset", tag_message=f"plane {VERSION}"
@@ -85,7 +95,7 @@ def test_push_creates_the_repo_uploads_one_commit_and_tags_it(
 def test_the_exact_uploaded_folder_loads_every_config(plane_export, hub_api, tmp_path):
     hub.push(plane_export, "org/plane", TAG)
     upload = hub_api.upload_folder.call_args.kwargs
-    root = Path(upload["folder_path"])
+    root = hub_api.uploaded
     local = [p.relative_to(root).as_posix() for p in root.rglob("*") if p.is_file()]
     uploaded = list(
         filter_repo_objects(
@@ -94,9 +104,8 @@ def test_the_exact_uploaded_folder_loads_every_config(plane_export, hub_api, tmp
             ignore_patterns=upload.get("ignore_patterns"),
         )
     )
-    assert "README.md" in uploaded and all(
-        p == "README.md" or p.endswith(".parquet") for p in uploaded
-    )
+    assert "README.md" in uploaded and "eval.yaml" in uploaded
+    assert all(p in ("README.md", "eval.yaml") or p.endswith(".parquet") for p in uploaded)
     repo = tmp_path / "plane"
     for path in uploaded:
         (repo / path).parent.mkdir(parents=True, exist_ok=True)
@@ -106,11 +115,72 @@ def test_the_exact_uploaded_folder_loads_every_config(plane_export, hub_api, tmp
         info["config_name"]: {s["name"]: s["num_examples"] for s in info["splits"]}
         for info in card.data.dataset_info
     }
-    assert sorted(sizes) == sorted(p.name for p in plane_export.iterdir() if p.is_dir())
+    views = {name for name in sizes if name.startswith("inspect_")}  # Inspect's rows
+    assert views and all(name.removeprefix("inspect_") in sizes for name in views)
+    assert sorted(set(sizes) - views) == sorted(
+        p.name for p in plane_export.iterdir() if p.is_dir()
+    )
     for config, expected in sizes.items():
         dataset = load_dataset(str(repo), config)
         assert {split: len(rows) for split, rows in dataset.items()} == expected
         assert next(iter(dataset.values())).features["label"] == ClassLabel(names=LABEL_NAMES)
+
+
+def test_the_pushed_dataset_is_a_hub_benchmark_inspect_runs(
+    plane_export, hub_api, tmp_path, monkeypatch, capsys, smollm2
+):
+    """Issue 52: ``inspect eval hf/ORG/NAME`` reads the repo's ``eval.yaml`` and the configs it
+    names. Inspect's own loader runs here on the uploaded folder (the download and the dataset
+    read are served from it: no Hub is reachable), and ``inspect_ai.eval`` runs its tasks."""
+    import inspect_ai
+    from inspect_ai._eval.task import hf as inspect_hf
+
+    from compsem.files.export_reader import read_export
+    from compsem.harness.lm_eval_export.tasks import write_tasks
+
+    assert run_cli(["push", str(plane_export), "--repo-id", "org/plane", "--tag", TAG]) == 0
+    assert "`inspect eval hf/org/plane --model MODEL` runs" in capsys.readouterr().out
+    repo = hub_api.uploaded
+    read = inspect_hf.hf_dataset
+    monkeypatch.setattr(
+        huggingface_hub, "hf_hub_download", lambda repo_id, filename, **_: str(repo / filename)
+    )
+    monkeypatch.setattr(
+        inspect_hf, "hf_dataset", lambda path, revision, **kw: read(path=str(repo), **kw)
+    )
+    tasks = {
+        task.name.rsplit("/", 1)[1]: task for task in inspect_hf.task_create_from_hf("hf/org/plane")
+    }
+    export = read_export(plane_export)
+    asked = {
+        c
+        for c, files in export.configs.items()
+        if "test" in files and c.startswith(("goood", "one_it", "in_distribution"))
+    }
+    assert asked <= set(tasks) and "two_shot" not in tasks  # clozes only: no question to ask
+    rows = load_dataset(str(plane_export), "goood_split_1", split="test")
+    sample = tasks["goood_split_1"].dataset[0]
+    assert (
+        sample.input
+        == f"{rows[0]['sentence']}\nQuestion: Is this statement true or false?\nAnswer:"
+    )
+    assert sample.choices == ["false", "true"] and sample.target == "AB"[rows[0]["label"]]
+    assert len(tasks["goood_split_1"].dataset) == len(rows)  # the whole test split, in order
+    logs = inspect_ai.eval(
+        [tasks["goood_split_1"]], model="hf/local",
+        model_args={"model_path": smollm2, "device": "cpu"}, limit=3, max_tokens=8,
+        log_dir=str(tmp_path / "logs"), display="none",
+    )  # fmt: skip
+    assert logs[0].status == "success", logs[0].error
+    assert len(logs[0].samples) == 3
+    assert logs[0].results.scores[0].name == "choice"
+    # pulled back, the views are no configs of the benchmark: no lm-eval task, no audit
+    pulled = read_export(repo)
+    assert set(pulled.configs) == set(export.configs) and set(pulled.views) == {
+        f"inspect_{c}" for c in tasks
+    }
+    written = write_tasks(str(repo), tmp_path / "lm_eval")
+    assert not any("inspect" in task for task in written.tasks)
 
 
 def test_a_branch_a_pull_request_and_a_private_repo_pass_through(plane_export, hub_api, capsys):

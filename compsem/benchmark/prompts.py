@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import ast
 import re
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 import jinja2
@@ -202,3 +202,11 @@ NLI = LLMPrompt(
     source="textual entailment as lm-eval's RTE task asks it",
     parser="choices",
 )
+
+
+def default_prompt(offered: Sequence[LLMPrompt], generate: bool = False) -> LLMPrompt:
+    """A config's default among its declared prompts: the first, or where the model answers
+    in text (generation, Inspect's solvers) the first that is a question rather than a cloze
+    (the first when all are)."""
+    asked = [prompt for prompt in offered if not prompt.cloze] if generate else []
+    return (asked or list(offered))[0]

@@ -39,6 +39,11 @@ def cmd_push(args: argparse.Namespace) -> int:
     if result.tag:
         version = result.tag.removeprefix("v")
         print(f"Tagged {result.tag}: compsem.load({result.repo_id!r}, CONFIG, version={version!r})")
+    if result.inspect_tasks:
+        print(
+            f"Inspect: `inspect eval hf/{result.repo_id} --model MODEL` runs "
+            f"{len(result.inspect_tasks)} multiple-choice task(s) ({', '.join(result.inspect_tasks)})."
+        )
     return 0
 
 

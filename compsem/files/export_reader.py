@@ -18,7 +18,7 @@ Each refusal is one ``ExportError`` (a ``ValueError``) naming the card, the file
 from __future__ import annotations
 
 import stat
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from datasets.utils.metadata import MetadataConfigs
@@ -34,13 +34,28 @@ class ExportError(ValueError):
     """An export folder whose card cannot be trusted or read; the message says what to do."""
 
 
+# The card's compsem block names the configs `compsem push` adds as views of others (Inspect's
+# rows, ``{view: config}``): their files are read and checked like any config's, but they are
+# not configs of the benchmark, so no reader hands them out as one.
+VIEWS_KEY = "inspect_views"
+
+
 @dataclass(frozen=True)
 class ExportFiles:
-    """An export's card and, per config and split, the data files it names."""
+    """An export's card and, per config and split, the data files it names; ``views``: the
+    same for the configs that only present another config's rows (``inspect_views``)."""
 
     folder: Path
     card: DatasetCard
     configs: dict[str, dict[str, list[Path]]]
+    views: dict[str, dict[str, list[Path]]] = field(default_factory=dict)
+
+
+def view_names(card: DatasetCard) -> set[str]:
+    """The configs ``card`` declares as views of other configs (none in a built export)."""
+    block = card.data.to_dict().get("compsem")
+    views = block.get(VIEWS_KEY) if isinstance(block, dict) else None
+    return set(views) if isinstance(views, dict) else set()
 
 
 def _inside(path: Path, folder: Path, source: str, what: str) -> Path:
@@ -137,17 +152,19 @@ def read_export(folder: str | Path, only: list[str] | None = None) -> ExportFile
             f"({str(error).strip().splitlines()[0][:120]}); rebuild the export."
         ) from None
     configs: dict[str, dict[str, list[Path]]] = {}
+    views: dict[str, dict[str, list[Path]]] = {}
+    presented = view_names(card)
     for name, config in declared.items():
         source = f"the card of {folder}"
         check_name(name, "config", source)
         if only is not None and name not in only:
             continue
         source = f"{source}, config {name}"
-        configs[name] = {
+        (views if name in presented else configs)[name] = {
             split: [path for pattern in patterns for path in _files(folder, pattern, source)]
             for split, patterns in _splits(config.get("data_files", []), source).items()
         }
-    return ExportFiles(folder, card, configs)
+    return ExportFiles(folder, card, configs, views)
 
 
 def check_folder_files(folder: str | Path) -> None:

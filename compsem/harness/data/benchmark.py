@@ -15,7 +15,12 @@ from huggingface_hub import DatasetCard, hf_hub_download, is_offline_mode
 from compsem.benchmark.card import compsem_metadata
 from compsem.benchmark.presets import Preset
 from compsem.files.bounded_read import read_text
-from compsem.files.export_reader import check_folder_files, read_export, read_export_card
+from compsem.files.export_reader import (
+    check_folder_files,
+    read_export,
+    read_export_card,
+    view_names,
+)
 from compsem.files.fingerprint import file_fingerprint, fingerprint
 from compsem.files.names import check_repo_id
 from compsem.harness.data.presets import get_preset
@@ -112,8 +117,15 @@ def check_local_export(path: str, config: str) -> None:
         return
     export = read_export(path, only=[config])
     if export.card.data.to_dict().get("configs") and config not in export.configs:
-        names = MetadataConfigs.from_dataset_card_data(export.card.data)
-        raise ValueError(f"unknown config {config!r} of {path}; available: {', '.join(names)}")
+        views = view_names(export.card)
+        names = [
+            n for n in MetadataConfigs.from_dataset_card_data(export.card.data) if n not in views
+        ]
+        what = "an Inspect view (rows for `inspect eval`), not a config" if config in views else ""
+        raise ValueError(
+            f"unknown config {config!r} of {path}{f' ({what})' if what else ''}; available: "
+            f"{', '.join(names)}"
+        )
 
 
 def data_fingerprint(data_files: dict) -> tuple[str, str | None]:

@@ -53,11 +53,10 @@ ROLES = {"system": ChatMessageSystem, "user": ChatMessageUser, "assistant": Chat
 MAX_TOKENS = Decoding.max_new_tokens  # compsem llm --generate's default, declared once
 
 
-def config_rows(
-    export, config: str, split: str = "test", generate: bool = False
-) -> tuple[str, LLMPrompt, list[dict]]:
-    """The benchmark, the config's default prompt (for ``generate``, its default question, as
-    ``compsem llm --generate`` picks it) and the rows of ``split``, in stored order."""
+def config_rows(export, config: str, split: str = "test") -> tuple[str, LLMPrompt, list[dict]]:
+    """The benchmark, the config's default question (both tasks have the model answer in text,
+    so a cloze is no default: the prompt ``compsem llm --generate`` picks) and the rows of
+    ``split``, in stored order."""
     found = read_export(Path(export).expanduser(), only=[config])
     if config not in found.configs:
         raise ExportError(f"{found.folder} has no config {config!r}: pass a config it exports")
@@ -66,7 +65,7 @@ def config_rows(
         raise ExportError(f"config {config!r} of {found.folder} has no {split} split")
     benchmark = compsem_metadata(found.card).get("benchmark")
     table = pq.ParquetDataset([str(path) for path in files]).read()
-    prompt = choose_prompt(benchmark, table.column_names, generate=generate)
+    prompt = choose_prompt(benchmark, table.column_names, generate=True)
     return benchmark, prompt, table.to_pylist()
 
 

@@ -3,7 +3,7 @@ the config's columns (``llm_prompts`` in ``builders/<name>/spec.py``)."""
 
 from __future__ import annotations
 
-from compsem.benchmark.prompts import LLMPrompt
+from compsem.benchmark.prompts import LLMPrompt, default_prompt
 from compsem.builders import BENCHMARKS
 
 
@@ -28,8 +28,7 @@ def choose_prompt(
     generation the first that is a question rather than a cloze (the first when all are)."""
     offered = prompts_for(benchmark, columns)
     if name is None:
-        asked = [prompt for prompt in offered if not prompt.cloze] if generate else []
-        return (asked or offered)[0]
+        return default_prompt(offered, generate)
     for prompt in offered:
         if prompt.name == name:
             return prompt

@@ -30,7 +30,7 @@ from compsem.benchmark.spec import TaskFamily
 from compsem.builders import BENCHMARKS
 from compsem.files import bounded_read
 from compsem.files.bounded_read import read_text
-from compsem.files.export_reader import read_export, read_export_card
+from compsem.files.export_reader import read_export, read_export_card, view_names
 from compsem.files.names import check_name, check_repo_id
 from compsem.harness.data.presets import PRESETS
 from compsem.harness.llm.prompts import choose_prompt, prompts_for
@@ -110,9 +110,12 @@ def read_configs(card: DatasetCard, folder: Path | None) -> list[ConfigFiles]:
     if not configs:
         raise ValueError("the dataset card declares no configs: pass a compsem export or Hub id")
     exported = read_export(folder).configs if folder else {}
+    views = view_names(card)  # Inspect's rows that `compsem push` adds: no task of their own
     found = []
     for entry in configs:
         name = check_name(entry.get("config_name"), "config", "the card")
+        if name in views:
+            continue
         features = _card_features(card, name)
         columns, splits = tuple(feature["name"] for feature in features), []
         for data in entry.get("data_files") or []:
