@@ -40,9 +40,10 @@ def cmd_push(args: argparse.Namespace) -> int:
         version = result.tag.removeprefix("v")
         print(f"Tagged {result.tag}: compsem.load({result.repo_id!r}, CONFIG, version={version!r})")
     if result.inspect_tasks:
+        tasks = result.inspect_tasks
         print(
             f"Inspect: `inspect eval hf/{result.repo_id} --model MODEL` runs "
-            f"{len(result.inspect_tasks)} multiple-choice task(s) ({', '.join(result.inspect_tasks)})."
+            f"{len(tasks)} multiple-choice task(s) ({', '.join(tasks)})."
         )
     return 0
 

@@ -135,8 +135,9 @@ prints each task's own scores, with no average over tasks that measure different
 Each task whose answer words are fixed has a generation twin, `<task>_generate` (tagged
 `compsem_{benchmark}_generate`): the model answers the same question in text (greedy, 32 new
 tokens; where the task's prompt is a cloze, such as PLANE's templates, the twin asks the
-config's default question instead, as `compsem llm --generate` does) and `utils.acc` reads the answer with the benchmark's parser (`answers.py`, the one
-`compsem llm --generate` uses); `unparsable` is the share it could not read (counted wrong).
+config's default question instead, as `compsem llm --generate` does) and `utils.acc` reads the
+answer with the benchmark's parser (`answers.py`, the one `compsem llm --generate` uses);
+`unparsable` is the share it could not read (counted wrong).
 
 {_tasks_section(benchmark, tasks, groups, configs, aucnorm)}
 ## Data
