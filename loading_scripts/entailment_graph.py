@@ -19,20 +19,37 @@ Each ``predicate:`` block lists, under each measure's heading (a line ending in 
 ``sims``), the predicates it entails with their scores. This reader follows the BoOQA authors'
 reader (``evaluation/graph.py`` of Teddy-Li/BoOQA, adapted from Hosseini's ``entGraph_eval``).
 
-Fuzzy matching: a node ``(go.1,go.to.2)#person#location`` is grounded to the natural-language
-predicate ``go to``, its words in order without the semantic-role numbers or repeats, whatever
-the role assignment; an edge between two grounded predicates scores the highest of its nodes'.
+A node is a predicate in parentheses, its two parts the subject's and the object's semantic
+roles (``go.1``: role 1 of *go*; ``go.to.2``: role 2 of *go to*), then ``#`` and its argument
+types. In a graph of one type twice (``thing#thing``) each node carries its arguments' order as
+``#thing_1#thing_2`` or ``#thing_2#thing_1``: an edge between two nodes of the same order keeps
+the arguments in place, one between different orders swaps them.
+
+Two matchings (``matching``; Figure 6 draws a curve for each):
+
+- ``fuzzy`` (the paper's, and the default): a node ``(go.1,go.to.2)#person#location`` is
+  grounded to the natural-language predicate ``go to``, its words in order without the
+  semantic-role numbers or repeats, whatever the role assignment and argument order; an edge
+  between two grounded predicates scores the highest of its nodes'.
+- ``exact`` (without fuzzy matching, where the paper's recall "hit a wall at 64.1%"): a node is
+  matched only in its own role assignment. Edges are keyed by the nodes' predicates as written,
+  ``(go.1,go.to.2)``, and only edges that keep the arguments in place (both nodes with the same
+  type suffix) are kept; a natural-language predicate is looked up as :func:`canonical`'s node.
+
+Only the map the matching needs is built, in one pass over the files (graphs can be large).
 """
 
 from __future__ import annotations
 
 import re
+import sys
 from pathlib import Path
 
 from compsem.files.bounded_read import UnreadableFile, check_file
 
 # a node's role suffix: the ".1" of "go.1"
 _ROLE = re.compile(r"\.\d+$")
+MATCHINGS = ("fuzzy", "exact")
 
 
 class EntailmentGraphError(ValueError):
@@ -54,15 +71,50 @@ def grounded(node: str) -> str:
     return " ".join(words)
 
 
+def canonical(predicate: str) -> str:
+    """A natural-language predicate → the entGraph node of an active subject-verb-object
+    proposition (exact matching): ``attack`` → ``(attack.1,attack.2)``, ``meet in`` →
+    ``(meet.1,meet.in.2)``, ``play game with`` → ``(play.1,play.game.with.2)``.
+
+    The subject is role 1 of the verb (the predicate's first word) and the object role 2 of the
+    verb with what follows it (particle, preposition, noun), as entGraph writes the node of a
+    verb with its direct or prepositional object (the reader's example ``(go.1,go.to.2)``). Any
+    other role assignment of the same words (the reversed ``(attack.2,attack.1)``, a subject in
+    another role than 1) is another node, reached only by fuzzy matching. A node given as such
+    (``(go.1,go.to.2)#person#location``) is kept as its predicate, ``(go.1,go.to.2)``."""
+    predicate = predicate.strip().lower()
+    if predicate.startswith("("):
+        return node_predicate(predicate)
+    words = predicate.replace(".", " ").split()
+    if not words:
+        return ""
+    return f"({words[0]}.1,{'.'.join(words)}.2)"
+
+
+def node_predicate(node: str) -> str:
+    """``(go.1,go.to.2)#person#location`` → ``(go.1,go.to.2)``: the node without its types."""
+    return node.split("#", 1)[0].strip().lower()
+
+
+def _type_order(node: str) -> str:
+    """``(go.1,go.to.2)#person#location`` → ``person#location``: its argument types in order."""
+    return node.partition("#")[2].strip().lower()
+
+
 def read_graph_file(
-    path: Path, measure: str
+    path: Path, measure: str, matching: str = "fuzzy"
 ) -> tuple[tuple[str, ...], dict[tuple[str, str], float]]:
     """A file's argument types and its edges ``(premise, hypothesis) → score`` under the
-    measure whose heading starts with ``measure`` (case-insensitive), grounded and fuzzy
-    matched (the highest score of the nodes two predicates ground to)."""
+    measure whose heading starts with ``measure`` (case-insensitive): with ``fuzzy`` matching
+    keyed by grounded predicates (the highest score of the nodes two predicates ground to); with
+    ``exact``, by the nodes' predicates as written, only edges that keep the arguments in place
+    (both nodes in the same argument order)."""
+    if matching not in MATCHINGS:
+        raise ValueError(f"matching must be one of {', '.join(MATCHINGS)}; got {matching!r}")
+    exact = matching == "exact"
     edges: dict[tuple[str, str], float] = {}
     types: tuple[str, ...] = ()
-    premise, in_measure = None, False
+    premise, order, in_measure = None, "", False
     try:  # a regular file (a FIFO would block), within the cap of a large text resource
         check_file(path, "vectors")
     except UnreadableFile as error:
@@ -80,7 +132,9 @@ def read_graph_file(
             elif not line or line.startswith("num neighbors"):
                 continue
             elif line.startswith("predicate:"):
-                premise, in_measure = grounded(line[len("predicate:") :]), False
+                node, in_measure = line[len("predicate:") :], False
+                premise = sys.intern(node_predicate(node) if exact else grounded(node))
+                order = _type_order(node)
             elif line.lower().endswith(("sims", "sim")):  # a measure's heading
                 in_measure = line.lower().startswith(measure.lower())
             elif in_measure and premise is not None:
@@ -91,14 +145,20 @@ def read_graph_file(
                     raise EntailmentGraphError(
                         f"{path}, line {number}: expected 'PREDICATE SCORE', found {line[:60]!r}"
                     ) from None
-                key = (premise, grounded(fields[0]))
+                if exact and _type_order(fields[0]) != order:
+                    continue  # the arguments swap: not the hypothesis's own assignment
+                node = node_predicate(fields[0]) if exact else grounded(fields[0])
+                key = (premise, sys.intern(node))
                 edges[key] = max(score, edges.get(key, score))
     return types, edges
 
 
-def read_graphs(folder: str | Path, measure: str = "BInc") -> dict[tuple[str, ...], dict]:
+def read_graphs(
+    folder: str | Path, measure: str = "BInc", matching: str = "fuzzy"
+) -> dict[tuple[str, ...], dict]:
     """Every ``*sim.txt`` graph under ``folder``: ``{argument types: {(premise, hypothesis):
-    score}}``, types as each file's first line gives them."""
+    score}}``, types as each file's first line gives them, keyed as ``matching`` (``fuzzy``:
+    grounded predicates; ``exact``: the nodes' predicates, ``(go.1,go.to.2)``) needs."""
     folder = Path(folder)
     files = sorted(folder.rglob("*sim.txt")) if folder.is_dir() else []
     if not files:
@@ -108,13 +168,14 @@ def read_graphs(folder: str | Path, measure: str = "BInc") -> dict[tuple[str, ..
         )
     graphs: dict[tuple[str, ...], dict] = {}
     for path in files:
-        types, edges = read_graph_file(path, measure)
+        types, edges = read_graph_file(path, measure, matching)
         merged = graphs.setdefault(types, {})
         for key, score in edges.items():
             merged[key] = max(score, merged.get(key, score))
     if not any(graphs.values()):
         raise EntailmentGraphError(
-            f"the graphs under {folder} hold no edge under a measure named {measure!r}: pass "
-            "--graph-measure one of the headings in the files (e.g. 'BInc sims')"
+            f"the graphs under {folder} hold no edge under a measure named {measure!r}"
+            + (" that keeps its arguments in place" if matching == "exact" else "")
+            + ": pass --graph-measure one of the headings in the files (e.g. 'BInc sims')"
         )
     return graphs

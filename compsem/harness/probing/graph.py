@@ -1,12 +1,14 @@
 """BoOQA's entailment-graph baselines (Table 5: BInc, CNCE, EGT2): each hypothesis scored by the
 highest score, over its evidence, of the graph's edge from the evidence's predicate to the
-hypothesis's, fuzzy matched (Li et al., 2022, footnote 12 and Appendix G)."""
+hypothesis's, fuzzy matched (Li et al., 2022, footnote 12 and Appendix G) or, for Figure 6's
+other curve, exactly: each predicate as the node of an active subject-verb-object proposition
+(``meet in`` → ``(meet.1,meet.in.2)``, see :func:`canonical`), only edges between those nodes."""
 
 from __future__ import annotations
 
 import numpy as np
 
-from compsem.loading_scripts.entailment_graph import grounded
+from compsem.loading_scripts.entailment_graph import canonical, grounded
 
 SAME = 1.0  # a predicate entails itself (the authors' reader gives it 0.999, "certain")
 MISSING = 0.0  # no edge, no evidence: every such hypothesis ties at the floor
@@ -30,19 +32,27 @@ def merged(graphs: dict) -> dict:
     return {**graphs, ("*",): everything}
 
 
-def graph_scores(rows, graphs: dict) -> tuple[np.ndarray, np.ndarray]:
+def node_of(predicate: str, matching: str = "fuzzy") -> str:
+    """A proposition's predicate as the graphs read with ``matching`` key it: grounded words
+    (``fuzzy``) or the canonical node (``exact``)."""
+    return canonical(predicate) if matching == "exact" else grounded(predicate.replace(" ", "."))
+
+
+def graph_scores(rows, graphs: dict, matching: str = "fuzzy") -> tuple[np.ndarray, np.ndarray]:
     """Each row's score (max over its evidence; ``MISSING`` without evidence or edge) and its
     number of evidence items. ``rows``: dicts with ``predicate``, ``subject_type``,
-    ``object_type`` and ``evidence`` (records with a ``predicate``)."""
+    ``object_type`` and ``evidence`` (records with a ``predicate``); ``graphs`` as
+    :func:`~compsem.loading_scripts.entailment_graph.read_graphs` read them with the same
+    ``matching``."""
     graphs = merged(graphs)
     scores, counts = [], []
     for row in rows:
         edges = edges_for(graphs, row.get("subject_type") or "", row.get("object_type") or "")
-        hypothesis = grounded(row["predicate"].replace(" ", "."))
+        hypothesis = node_of(row["predicate"], matching)
         best = MISSING
         evidence = list(row.get("evidence") or ())
         for item in evidence:
-            premise = grounded(item["predicate"].replace(" ", "."))
+            premise = node_of(item["predicate"], matching)
             best = max(
                 best, SAME if premise == hypothesis else edges.get((premise, hypothesis), MISSING)
             )

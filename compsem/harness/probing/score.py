@@ -35,7 +35,7 @@ from compsem.harness.results.model import model_name
 from compsem.harness.results.scores import (
     aucnorm_interval,
 )
-from compsem.loading_scripts.entailment_graph import read_graphs
+from compsem.loading_scripts.entailment_graph import MATCHINGS, read_graphs
 
 
 def run_score(
@@ -54,10 +54,13 @@ def run_score(
     precision: str = "auto",
     graph: str | None = None,
     graph_measure: str = "BInc",
+    graph_matching: str | None = None,
 ) -> dict:
     """BoOQA: each hypothesis scored by the max over its evidence (an NLI model, embedding
     cosine, or an entailment graph's edges), reported with AUCnorm, the released computation's
-    AUCnorm beside it, and a precision-recall plot."""
+    AUCnorm beside it, and a precision-recall plot. ``graph_matching``: ``fuzzy`` (the paper's,
+    the default) or ``exact`` grounding of predicates to graph nodes (Figure 6's two curves, a
+    run each)."""
     from compsem.metrics.aucnorm.aucnorm import (
         aucnorm_scores,  # a metric script imports evaluate, hence transformers and torch
     )
@@ -71,8 +74,16 @@ def run_score(
             "--method graph needs --graph DIR (a folder of entailment graph *_sim.txt files), "
             "and --graph needs --method graph"
         )
+    if graph_matching is not None and graph is None:
+        raise ValueError("--graph-matching is for --method graph (with --graph DIR)")
+    graph_matching = graph_matching or "fuzzy"
+    if graph_matching not in MATCHINGS:
+        raise ValueError(
+            f"--graph-matching must be one of {', '.join(MATCHINGS)}; got {graph_matching!r}"
+        )
     check_writable(result_files(out, "score", config, beside=[PR_CURVE, ".png"]))
-    graphs = read_graphs(graph, graph_measure) if graph else None  # bad files fail before data
+    # bad files fail before the data; only the matching's map of the edges is built
+    graphs = read_graphs(graph, graph_measure, graph_matching) if graph else None
     model = graph if graph else (model or default_model())
     placement = resolve(device, precision)
     if method not in ("cosine", "graph"):
@@ -97,7 +108,7 @@ def run_score(
     start = time.perf_counter()
     if graphs is not None:
         capped = ({**row, "evidence": list(row["evidence"] or ())[:limit]} for row in rows)
-        hypothesis_scores, _ = graph_scores(capped, graphs)
+        hypothesis_scores, _ = graph_scores(capped, graphs, graph_matching)
     else:
         hypothesis_scores = scoring.model_pair_scores(
             method, model, premises, hypotheses, batch_size, max_length, placement
@@ -124,7 +135,11 @@ def run_score(
         None,
         {
             "method": method,
-            **({"graph": graph, "graph_measure": graph_measure} if graphs is not None else {}),
+            **(
+                {"graph": graph, "graph_measure": graph_measure, "graph_matching": graph_matching}
+                if graphs is not None
+                else {}
+            ),
             "max_evidence": limit,
             "batch_size": batch_size,
             "max_length": max_length,
@@ -136,7 +151,8 @@ def run_score(
         placement,
         {"eval_seconds": seconds, "pairs_per_second": len(premises) / seconds},
     )
-    return write_score(out, result, test, hypothesis_scores, owners, curve, model, method, config)
+    shown = f"{method}, {graph_matching} matching" if graphs is not None else method  # plot title
+    return write_score(out, result, test, hypothesis_scores, owners, curve, model, shown, config)
 
 
 # A Levy/Holt pair's columns: its premise is its hypothesis's one piece of evidence.
@@ -147,7 +163,8 @@ def hypotheses_with_evidence(test, evidence: str | None, config: str) -> list[di
     """Each row as a hypothesis and its evidence: a BoOQA entry as it is (its predicate and
     argument types pick the entailment graph); a Levy/Holt pair as its hypothesis with the
     premise as its one piece of evidence (Li et al., Table 17), without argument types, so a
-    graph reads every type pair's edges merged, and fuzzy matching ignores argument order."""
+    graph reads every type pair's edges merged, and fuzzy matching ignores argument order (exact
+    matching reads each predicate as an active subject-verb-object node)."""
     columns = set(test.column_names)
     if evidence is not None and evidence in columns and "hypothesis" in columns:
         return [{**row, "evidence": row[evidence]} for row in test]

@@ -275,6 +275,8 @@ def aucnorm_table(page: Page, benchmark: str, lines: list[tuple], pr_curves: dic
                 continue
             xi = result["scores"].get("baseline_precision")
             method = result["settings"].get("method", "log-likelihood")
+            if result["settings"].get("graph_matching"):  # Figure 6: a curve per matching
+                method += f" ({result['settings']['graph_matching']} matching)"
             total = rows_evaluated(result)
             chance = (
                 random_order_aucnorm(round(xi * total), total) if xi is not None and total else None

@@ -95,6 +95,9 @@ def evaluation(result: dict) -> dict:
         restated = name == "prompt_source" and "prompt_fingerprint" in recorded
         if name not in NOT_SETTINGS and not inference_batch and not restated:
             setting[name] = value
+    if result["command"] == "score" and recorded.get("graph"):
+        # a graph run from before --graph-matching was fuzzy matched: it pools with fuzzy runs
+        setting.setdefault("graph_matching", "fuzzy")
     return setting
 
 

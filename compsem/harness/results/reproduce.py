@@ -79,6 +79,7 @@ def _own(result: dict) -> list:
             ("--max-evidence", settings.get("max_evidence")),
             ("--graph", settings.get("graph")),
             ("--graph-measure", settings.get("graph_measure")),
+            ("--graph-matching", settings.get("graph_matching")),
         ]
     if command == "llm":
         return [
