@@ -347,6 +347,14 @@ CASES = {
         ["train", "--dataset", "thesis", "--config", "f", "--out", "r", "--max-length", "0"],
         ["--max-length: 0 is out of range", "1 or more"],
     ),
+    "train-max-length-twice": (
+        ["train", "--dataset", "t", "--config", "f", "--out", "r", "--max-length", "8", "6", "8"],
+        ["--max-length 8 is given twice", "give each length once (--max-length 6 8)"],
+    ),
+    "curve-max-length-several": (
+        ["curve", "--dataset", "thesis", "--config", "f", "--out", "r", "--max-length", "6", "8"],
+        ["unrecognized arguments: 8"],
+    ),
     "train-learning-rate-nan": (
         ["train", "--dataset", "t", "--config", "f", "--out", "r", "--learning-rate", "nan"],
         ["--learning-rate: nan is not a number", "give a number"],

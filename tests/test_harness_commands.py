@@ -309,6 +309,50 @@ def test_report_aggregates_every_command(train_runs, tmp_path):
     assert (tmp_path / "index.html").read_text().count('<svg class="plot"') >= 1
 
 
+def test_train_at_several_max_lengths_writes_a_run_per_length_the_page_draws_as_one_curve(
+    plane, tmp_path
+):
+    """PLANE's Fig. 8 in one command: a run per length (and seed), each length's files named
+    apart in the one --out, and the report's length curve finds them all."""
+    out = tmp_path / "len"
+    line = f"train --config goood_split_1 --max-length 6 8 {TINY}"
+    assert compsem(line, dataset=plane, out=out) == 0
+    results = sorted(read_results([out]), key=lambda r: r["settings"]["max_length"])
+    assert [(r["settings"]["max_length"], r["seed"]) for r in results] == [(6, 1), (8, 1)]
+    assert "max_length 6 (preset 12)" in results[0]["settings"]["preset_note"]
+    names = sorted(p.name for p in out.iterdir() if not p.name.startswith("."))
+    assert names == [
+        "summary.md",
+        "train-goood_split_1-len6-seed1.json",
+        "train-goood_split_1-len6-seed1.rows.jsonl",
+        "train-goood_split_1-len8-seed1.json",
+        "train-goood_split_1-len8-seed1.rows.jsonl",
+    ]
+    for result in results:
+        path = out / f"train-goood_split_1-len{result['settings']['max_length']}-seed1.json"
+        lines = rows_path(path).read_text().splitlines()
+        assert_rows_give_the_scores([json.loads(x) for x in lines], result["scores"])
+    assert compsem("report", out, out=tmp_path / "page") == 0
+    page = (tmp_path / "page" / "index.md").read_text()
+    section = page.split("### Accuracy against input length (PLANE Fig. 8)", 1)[1]
+    for result in results:
+        length, accuracy = result["settings"]["max_length"], result["scores"]["accuracy"]
+        assert f", goood_split_1 | {length} | {accuracy:.3f} | 1 |" in section
+    plot = (tmp_path / "page" / "plots" / "input-length.svg").read_text()
+    assert plot.count('class="curve"') == 1
+
+
+def test_train_at_one_max_length_keeps_the_usual_file_names(plane, tmp_path, monkeypatch):
+    skip_fine_tuning(monkeypatch)
+    line = f"train --config goood_split_1 --max-length 8 --seeds 1 2 {TINY}"
+    assert compsem(line, dataset=plane, out=tmp_path) == 0
+    assert sorted(p.name for p in tmp_path.glob("train-*.json")) == [
+        "train-goood_split_1-seed1.json",
+        "train-goood_split_1-seed2.json",
+    ]
+    assert {r["settings"]["max_length"] for r in read_results([tmp_path])} == {8}
+
+
 @pytest.mark.parametrize(
     "command_line, message",
     [

@@ -56,7 +56,21 @@ def _preset_argument(parser: argparse.ArgumentParser) -> None:
     )
 
 
-def _training_arguments(parser: argparse.ArgumentParser) -> None:
+def _max_length_argument(
+    parser: argparse.ArgumentParser, help: str, default: int | None = None, several: bool = False
+) -> None:
+    """``--max-length``, the input length in tokens; with ``several``, one or more lengths (a
+    run per length: ``train``'s sweep for PLANE's Fig. 8)."""
+    parser.add_argument(
+        "--max-length",
+        type=bounded(int, 1),
+        default=default,
+        help=help,
+        **({"nargs": "+", "metavar": "N"} if several else {}),
+    )
+
+
+def _training_arguments(parser: argparse.ArgumentParser, several_lengths: bool = False) -> None:
     parser.add_argument("--model", type=loadable_model_argument, help=MODEL_HELP)
     parser.add_argument(
         "--seeds",
@@ -86,9 +100,11 @@ def _training_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--epochs", type=bounded(float, 0.01), help="default: the preset's")
     parser.add_argument("--batch-size", type=bounded(int, 1), help="default: the preset's")
     parser.add_argument("--learning-rate", type=bounded(float, 0), help="default: the preset's")
-    parser.add_argument(
-        "--max-length", type=bounded(int, 1), help="default: the preset's (PLANE 12)"
-    )
+    if several_lengths:
+        about = "one or more lengths, a run per length and seed; default: the preset's (PLANE 12)"
+    else:
+        about = "default: the preset's (PLANE 12)"
+    _max_length_argument(parser, about, several=several_lengths)
     add_device_arguments(parser)
 
 
@@ -107,12 +123,7 @@ def _inference_arguments(
     parser.add_argument(
         "--batch-size", type=bounded(int, 1), default=batch_size, help="examples per forward pass"
     )
-    if max_length is None:
-        parser.add_argument("--max-length", type=bounded(int, 1), help="default: the preset's")
-    else:
-        parser.add_argument(
-            "--max-length", type=bounded(int, 1), default=max_length, help="in tokens"
-        )
+    _max_length_argument(parser, "in tokens" if max_length else "default: the preset's", max_length)
     add_device_arguments(parser)
 
 
@@ -184,13 +195,17 @@ def add_commands(subparsers) -> None:
         description="Fine-tune AutoModelForSequenceClassification with transformers.Trainer on "
         "the config's train split and evaluate on test: accuracy, macro-F1 and both per "
         "grouping field (adjective class, inference type, combo, rule, setting …).",
-        epilog="example:\n  compsem train --dataset hub/plane --config goood_split_1 "
-        "--model bert-base-cased --seeds 1 2 3 --out runs/plane\n",
+        epilog="examples:\n  compsem train --dataset hub/plane --config goood_split_1 "
+        "--model bert-base-cased --seeds 1 2 3 --out runs/plane\n"
+        "  compsem train --dataset hub/plane --config in_distribution_1 --model bert-base-cased "
+        "--max-length 6 8 10 12 --out runs/len   # PLANE Fig. 8: a run per length\n",
     )
     _data_arguments(train)
-    _training_arguments(train)
+    _training_arguments(train, several_lengths=True)
     train.add_argument(
-        "--save-model", action="store_true", help="save each seed's model under OUT/model-seedN"
+        "--save-model",
+        action="store_true",
+        help="save each run's model under OUT/model-seedN (several lengths: model-lenL-seedN)",
     )
     train.set_defaults(handler=cmd_train)
 

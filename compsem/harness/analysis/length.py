@@ -1,6 +1,8 @@
 """Accuracy against input length (PLANE App. D, Fig. 8): fine-tuning runs of one model and config
-that differ in ``--max-length`` alone (``compsem train --max-length N`` once per N) are drawn as
-one curve of accuracy (mean ± std over seeds) against the maximum input length in tokens."""
+that differ in ``--max-length`` alone (``compsem train --max-length 6 8 10 12``, or one ``train``
+per length) are drawn as one curve of accuracy (mean ± std over seeds) against the maximum input
+length in tokens. The runs are told apart by their settings, not their files' names: a sweep in one
+folder and a folder per length draw the same curve."""
 
 from __future__ import annotations
 
@@ -71,6 +73,6 @@ def length_parts(lines: Sequence[tuple[str, Line]], plot: Callable[[str, str, st
         markdown_table(["model, config", "max length", "accuracy", "runs"], rows, 1),
         markdown_text(
             "Runs of one model and config trained with different --max-length (compsem train "
-            "--max-length N, once per N); inputs longer than N tokens are cut."
+            "--max-length 6 8 10 12: a run per length N); inputs longer than N tokens are cut."
         ),
     ]

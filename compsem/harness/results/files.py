@@ -124,13 +124,16 @@ def validate_result(result: dict, source: str) -> dict:
     return result
 
 
-def result_name(result: dict) -> str:
-    return file_name(result["command"], result["dataset"]["config"], result["seed"])
+def result_name(result: dict, tag: str = "") -> str:
+    return file_name(result["command"], result["dataset"]["config"], result["seed"], tag)
 
 
-def file_name(command: str, config: str, seed: int | None) -> str:
-    """The result file of a run of ``command`` on ``config`` (with ``seed``, if it has one)."""
-    return f"{command}-{config}{'' if seed is None else f'-seed{seed}'}.json"
+def file_name(command: str, config: str, seed: int | None, tag: str = "") -> str:
+    """The result file of a run of ``command`` on ``config`` (with ``seed``, if it has one);
+    ``tag`` names the run apart from the others of one command that share its config and seed
+    (``train --max-length 6 8``: ``len6``), and is left out where empty."""
+    tag = f"-{tag}" if tag else ""
+    return f"{command}-{config}{tag}{'' if seed is None else f'-seed{seed}'}.json"
 
 
 def result_files(
@@ -139,14 +142,17 @@ def result_files(
     config: str,
     seeds: Sequence[int | None] = (None,),
     beside: Sequence[str] = (),
+    tags: Sequence[str] = ("",),
 ) -> list[Path]:
-    """Every file a run of ``command`` on ``config`` writes into ``out``: for each seed its
-    result, its per-row file and the files ``beside`` it (``.png``: the result's name with that
-    suffix), then ``summary.md``; what :func:`check_writable` checks before the run starts."""
+    """Every file a run of ``command`` on ``config`` writes into ``out``: for each tag and seed
+    its result, its per-row file and the files ``beside`` it (``.png``: the result's name with
+    that suffix), then ``summary.md``; what :func:`check_writable` checks before the run
+    starts."""
     files = []
-    for seed in seeds:
-        path = Path(out) / file_name(command, config, seed)
-        files += [path, rows_path(path), *(path.with_name(path.stem + end) for end in beside)]
+    for tag in tags:
+        for seed in seeds:
+            path = Path(out) / file_name(command, config, seed, tag)
+            files += [path, rows_path(path), *(path.with_name(path.stem + end) for end in beside)]
     return [*files, Path(out) / SUMMARY]
 
 
@@ -182,8 +188,9 @@ def json_text(payload) -> str:
     return json.dumps(payload, indent=2, ensure_ascii=False) + "\n"
 
 
-def write_result(out: Path, result: dict) -> Path:
-    return write_json(Path(out) / result_name(result), result)
+def write_result(out: Path, result: dict, tag: str = "") -> Path:
+    """Write ``result`` into ``out`` under :func:`result_name` (with ``tag``, if any)."""
+    return write_json(Path(out) / result_name(result, tag), result)
 
 
 def write_text(path: Path, text: str) -> Path:

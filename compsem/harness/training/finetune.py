@@ -3,6 +3,7 @@ k-shot prefixes of a pool split for a few-shot learning curve."""
 
 from __future__ import annotations
 
+import dataclasses
 import tempfile
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -97,6 +98,17 @@ class FineTuning:
     def encoded_test(self) -> datasets.Dataset:
         return self.encode(self.test)
 
+    def at_length(self, max_length: int | None) -> FineTuning:
+        """This run with inputs cut at ``max_length`` tokens (None: as it is); the tokenizer
+        already loaded is kept, the encoded evaluation split is not."""
+        if max_length is None or max_length == self.settings.max_length:
+            return self
+        settings = dataclasses.replace(self.settings, max_length=max_length)
+        moved = dataclasses.replace(self, settings=settings)
+        if "tokenizer" in vars(self):
+            moved.tokenizer = self.tokenizer
+        return moved
+
     def encode(self, split: datasets.Dataset) -> datasets.Dataset:
         return encode(split, self.tokenizer, self.bench.schema.inputs, self.settings.max_length)
 
@@ -146,33 +158,68 @@ def run_train(
     seeds: Sequence[int] = (1,),
     max_train_examples: int | None = None,
     save_model: bool = False,
+    max_length: int | Sequence[int] | None = None,
     **options,
 ) -> list[dict]:
     """Fine-tune on the config's train split once per seed and evaluate; ``options`` are
-    :meth:`FineTuning.prepare`'s (model, eval_split, epochs, device …). ``save_model``: each
-    seed's model, written whole into ``out/model-seedN`` (:func:`model_folder`)."""
-    models = {model_folder(out, seed): MODEL_KIND for seed in seeds} if save_model else {}
-    check_writable(result_files(out, "train", config, seeds), models)
-    run = FineTuning.prepare(dataset, config, **options)
-    train = cap(run.bench.train_split(), max_train_examples, "--max-train-examples")
-    encoded_train = run.encode(train)
+    :meth:`FineTuning.prepare`'s (model, eval_split, epochs, device …). ``max_length``: one
+    length (None: the preset's), or several, each trained and evaluated once per seed (PLANE's
+    Fig. 8), its files named by :func:`length_tag`. ``save_model``: each run's model, written
+    whole into ``out/model-seedN`` (:func:`model_folder`)."""
+    lengths = max_lengths(max_length)
+    tags = {length: length_tag(length, lengths) for length in lengths}
+    folders = [model_folder(out, seed, tag) for tag in tags.values() for seed in seeds]
+    models = dict.fromkeys(folders, MODEL_KIND) if save_model else {}
+    check_writable(result_files(out, "train", config, seeds, tags=list(tags.values())), models)
+    first = FineTuning.prepare(dataset, config, max_length=lengths[0], **options)
+    train = cap(first.bench.train_split(), max_train_examples, "--max-train-examples")
     results = []
-    for seed in seeds:
-        classifier, stats = run.train(run.model, encoded_train, seed)
-        scores, eval_stats, rows = run.evaluate(classifier)
-        settings = {**run.settings.as_dict(), "train_examples": len(train)}
-        result = run.result("train", seed, settings, scores, {**stats, **eval_stats})
-        write_rows(write_result(out, result), rows)
-        if save_model:
-            save_model_folder(classifier, run, result, model_folder(out, seed))
-        results.append(result)
+    for length, tag in tags.items():
+        run = first.at_length(length)
+        encoded_train = run.encode(train)
+        for seed in seeds:
+            classifier, stats = run.train(run.model, encoded_train, seed)
+            scores, eval_stats, rows = run.evaluate(classifier)
+            settings = {**run.settings.as_dict(), "train_examples": len(train)}
+            result = run.result("train", seed, settings, scores, {**stats, **eval_stats})
+            write_rows(write_result(out, result, tag), rows)
+            if save_model:
+                save_model_folder(classifier, run, result, model_folder(out, seed, tag))
+            results.append(result)
     summarise(out, results, f"compsem train · {config}")
     return results
 
 
-def model_folder(out: Path, seed: int) -> Path:
-    """Where ``train --save-model`` writes the model of ``seed``."""
-    return Path(out) / f"model-seed{seed}"
+def max_lengths(max_length: int | Sequence[int] | None) -> list[int | None]:
+    """The lengths ``train --max-length`` runs at: ``[None]`` (the preset's) or the values given,
+    each a whole number ≥ 1 and given once; one ValueError otherwise."""
+    if max_length is None:
+        return [None]
+    lengths = [max_length] if isinstance(max_length, int) else list(max_length)
+    if not lengths:
+        raise ValueError("--max-length needs at least one length")
+    for length in lengths:
+        if isinstance(length, bool) or not isinstance(length, int) or length < 1:
+            raise ValueError(f"--max-length: {length!r} is not a length; give whole numbers ≥ 1")
+        if lengths.count(length) > 1:
+            raise ValueError(
+                f"--max-length {length} is given twice: give each length once "
+                f"(--max-length {' '.join(map(str, sorted(set(lengths))))})"
+            )
+    return lengths
+
+
+def length_tag(length: int | None, lengths: Sequence[int | None]) -> str:
+    """What names a run's files apart in a sweep of several lengths (``len8``: its result is
+    ``train-CONFIG-len8-seedN.json``); nothing for a run at one length, whose files keep the
+    names they always had."""
+    return f"len{length}" if len(lengths) > 1 else ""
+
+
+def model_folder(out: Path, seed: int, tag: str = "") -> Path:
+    """Where ``train --save-model`` writes the model of ``seed`` (of the sweep's length
+    ``tag``, :func:`length_tag`)."""
+    return Path(out) / f"model{f'-{tag}' if tag else ''}-seed{seed}"
 
 
 def save_model_folder(classifier, run: FineTuning, result: dict, folder: Path) -> None:
