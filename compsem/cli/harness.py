@@ -169,8 +169,9 @@ cmd_train = _runner(FINETUNE, "run_train", *TRAINING, "save_model")
 cmd_curve = _runner(FINETUNE, "run_curve", *TRAINING, "shots", "metric", "pool_split", "base_split")
 cmd_zero_shot = _runner(PROBING, "run_zero_shot", *INFERENCE, "label_map", "preset")
 cmd_prompt = _runner(PROBING, "run_prompt", *INFERENCE)
+GRAPH_OPTIONS = ("graph", "graph_measure", "graph_matching")
 cmd_score = _runner(
-    "probing.score", "run_score", *INFERENCE, "method", "max_evidence", "graph", "graph_measure"
+    "probing.score", "run_score", *INFERENCE, "method", "max_evidence", *GRAPH_OPTIONS
 )
 cmd_probe_likelihood = _runner(
     "probing.likelihood_probe", "run_probe_likelihood", *INFERENCE, "max_train_examples", "theta"
@@ -320,14 +321,16 @@ def add_commands(subparsers) -> None:
         description="Score each hypothesis by the maximum over its evidence of an NLI model's "
         "entailment probability, of embedding cosine (the unsupervised baseline), or of an "
         "entailment graph's edge from the evidence's predicate to the hypothesis's (Table 5's "
-        "graph baselines, fuzzy matched). A Levy/Holt pair (levyholt_* configs) is a "
-        "hypothesis whose one piece of evidence is its premise (Table 17). Reports AUCnorm, and "
-        "the authors' released computation of it beside (scores.released), for the paper's "
-        "tables.",
+        "graph baselines, fuzzy matched, or not with --graph-matching exact). A Levy/Holt pair "
+        "(levyholt_* configs) is a hypothesis whose one piece of evidence is its premise "
+        "(Table 17). Reports AUCnorm, and the authors' released computation of it beside "
+        "(scores.released), for the paper's tables.",
         epilog="example:\n  compsem score --dataset hub/booqa --config en --model "
         "bert-base-uncased --method cosine --out runs/booqa\n"
         "  compsem score --dataset hub/booqa --config en --method graph --graph graphs/binc "
-        "--out runs/binc\n",
+        "--out runs/binc\n"
+        "  compsem score --dataset hub/booqa --config en --split dev --method graph --graph "
+        "graphs/cnce --graph-matching exact --out runs/fig6-exact   # Figure 6, no fuzzy\n",
     )
     _data_arguments(score)
     score.add_argument("--model", type=loadable_model_argument, help=MODEL_HELP)
@@ -347,6 +350,12 @@ def add_commands(subparsers) -> None:
         "--graph-measure",
         default="BInc",
         help="the graph files' measure to read, by its heading (default: BInc sims)",
+    )
+    score.add_argument(
+        "--graph-matching",
+        choices=["fuzzy", "exact"],
+        help="fuzzy (default): a node is its words, whatever its roles; exact: only the active "
+        "subject-verb-object node, meet in = (meet.1,meet.in.2) (Figure 6's two curves)",
     )
     score.add_argument(
         "--max-evidence",
