@@ -38,12 +38,14 @@ from compsem.builders.booqa.config import (
     H_ONLY_FEATURES,
     LEVYHOLT_CONFIGS,
     LEVYHOLT_FEATURES,
+    SHERLIIC_CONFIGS,
     BooqaConfig,
     resolved,
 )
 from compsem.builders.booqa.splits import en_splits, h_only_splits
 from compsem.files.fingerprint import row_id
 from compsem.loading_scripts.levyholt_release import LevyHoltError, levyholt_tables
+from compsem.loading_scripts.sherliic_release import SherLIiCError, sherliic_tables
 
 _CITATION = """\
 @inproceedings{li-etal-2022-language,
@@ -88,10 +90,22 @@ def levyholt_splits(config: BooqaConfig) -> dict[str, pa.Table]:
     return tables
 
 
+def sherliic_splits(config: BooqaConfig) -> dict[str, pa.Table]:
+    """SherLIiC's splits in the Levy/Holt configs' columns (Table 6 tests across the two)."""
+    if not config.sherliic:
+        raise SherLIiCError(
+            f"Config {config.name!r} reads the SherLIiC files: pass their folder with "
+            "--sherliic DIR."
+        )
+    return sherliic_tables(config.sherliic, row_id, LEVYHOLT_FEATURES.arrow_schema)
+
+
 def booqa_splits(config: BooqaConfig) -> dict[str, pa.Table]:
     """The splits of one config, as Arrow tables in its features' order."""
     if config.regime == "levyholt":
         return levyholt_splits(config)
+    if config.regime == "sherliic":
+        return sherliic_splits(config)
     s = resolved(config)
     if config.regime == "en":
         return en_splits(s, EN_FEATURES.arrow_schema)
@@ -101,15 +115,20 @@ def booqa_splits(config: BooqaConfig) -> dict[str, pa.Table]:
 class Booqa(TableBuilder):
     """BoOQA generated from a dated news corpus and WordNet, one config per split regime."""
 
-    VERSION = datasets.Version("2.1.0")
+    VERSION = datasets.Version("2.2.0")
     BUILDER_CONFIG_CLASS = BooqaConfig
-    # The Levy/Holt configs first: an export's card describes the corpus of its last config.
-    BUILDER_CONFIGS = LEVYHOLT_CONFIGS + BUILDER_CONFIGS
+    # The release configs first: an export's card describes the corpus of its last config.
+    BUILDER_CONFIGS = LEVYHOLT_CONFIGS + SHERLIIC_CONFIGS + BUILDER_CONFIGS
     DEFAULT_CONFIG_NAME = "en"
     _BATCH_ROWS = 10_000
 
     def _info(self) -> datasets.DatasetInfo:
-        features = {"en": EN_FEATURES, "h_only": H_ONLY_FEATURES, "levyholt": LEVYHOLT_FEATURES}
+        features = {
+            "en": EN_FEATURES,
+            "h_only": H_ONLY_FEATURES,
+            "levyholt": LEVYHOLT_FEATURES,
+            "sherliic": LEVYHOLT_FEATURES,
+        }
         return datasets.DatasetInfo(
             description=_DESCRIPTION,
             features=features[self.config.regime],

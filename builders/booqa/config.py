@@ -148,7 +148,8 @@ class BooqaConfig(PipelineConfig):
 
     Args:
         regime: ``en`` (dev, test), ``h_only`` (App. E.1: train and dev2 from dev, test;
-            arguments masked by entity type; no proposition in two splits) or ``levyholt``.
+            arguments masked by entity type; no proposition in two splits), ``levyholt`` or
+            ``sherliic`` (the user's release files, read as they are).
         levyholt_subset: ``full`` or a subset of Fig. 1's mesh (``directional``, ``symmetric``,
             ``para_dirtrue``, ``para_dirfalse``, ``dirtrue_unrelated``, ``dirfalse_unrelated``;
             regime ``levyholt``; see ``compsem.loading_scripts.levyholt_release``).
@@ -220,6 +221,12 @@ class BooqaConfig(PipelineConfig):
     seed: int = build_setting(42, "base seed of the sampling")
     levyholt: str | None = build_setting(
         None, "folder of the Levy/Holt files: adds the levyholt_* configs", metavar="DIR"
+    )
+    sherliic: str | None = build_setting(
+        None,
+        "folder of SherLIiC's dev.csv and test.csv (and train.csv of Schmitt and Schütze's "
+        "split): adds the sherliic config (Table 6)",
+        metavar="DIR",
     )
     rows_per_bucket: int = build_setting(
         2_000_000, "triples per partition bucket of the out-of-core aggregation"
@@ -327,11 +334,12 @@ def resolved(config: BooqaConfig) -> BooqaConfig:
 
 def generation_settings(config: BooqaConfig) -> dict:
     """The resolved settings that decide the ``en`` and ``h_only`` entries (all but the
-    Levy/Holt folder): a cache key, and the card's ``settings`` block."""
-    names = [f.name for f in setting_fields(BooqaConfig) if f.name != "levyholt"]
+    release folders): a cache key, and the card's ``settings`` block."""
+    names = [f.name for f in setting_fields(BooqaConfig) if f.name not in RELEASE_FOLDERS]
     return {name: getattr(config, name) for name in names}
 
 
+RELEASE_FOLDERS = ("levyholt", "sherliic")  # settings naming a user's release, read as it is
 LEVYHOLT_SUBSETS = tuple(SUBSETS)  # full, then the six subsets of Fig. 1's mesh
 BUILDER_CONFIGS = [
     BooqaConfig(name="en", regime="en"),
@@ -347,3 +355,4 @@ LEVYHOLT_CONFIGS = [
     for hypothesis_only in (False, True)
     for subset in LEVYHOLT_SUBSETS
 ]
+SHERLIIC_CONFIGS = [BooqaConfig(name="sherliic", regime="sherliic")]

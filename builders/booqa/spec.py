@@ -16,7 +16,9 @@ from compsem.builders.booqa.config import (
     EN_FEATURES,
     LEVYHOLT_CONFIGS,
     PRESETS,
+    RELEASE_FOLDERS,
     REUTERS_REASONS,
+    SHERLIIC_CONFIGS,
     BooqaConfig,
     generation_settings,
     resolved,
@@ -37,6 +39,11 @@ from compsem.pipeline.runner import shard_parser
 from compsem.resources.wordnet import wordnet_version
 
 CHANGELOG = {
+    "2.2.0": "SherLIiC (Schmitt and Schütze, 2019) read from its release files "
+    "(`--sherliic DIR`: dev.csv, test.csv, and train.csv of Schmitt and Schütze's split) into "
+    "the `sherliic` config, in the Levy/Holt configs' columns, each typed argument replaced by "
+    "its first example entity as S&S does, so Table 6's generalisation between Levy/Holt and "
+    "SherLIiC runs. Every other config is unchanged.",
     "2.1.0": "Levy/Holt: the six subsets of Fig. 1's mesh (`levyholt_para_dirtrue`, "
     "`levyholt_para_dirfalse`, `levyholt_dirtrue_unrelated`, `levyholt_dirfalse_unrelated` "
     "beside `levyholt_directional` and `levyholt_symmetric`), the more paraphrastic sub-group "
@@ -81,6 +88,8 @@ REGIME_DESCRIPTIONS = {
     "Levy/Holt-like sizes, test; arguments masked by entity type; no proposition shared by two "
     "splits; no evidence.",
     "levyholt": "Levy/Holt {subset} subset, read from the public files (§2){relabel}{h_only}.",
+    "sherliic": "SherLIiC (Schmitt and Schütze, 2019), read from its release files; typed "
+    "arguments replaced by their first example entities (Table 6).",
 }
 LEVYHOLT_NOTES = {
     "full": "",
@@ -119,8 +128,12 @@ PRESET = Preset(
 def provenance(config: BooqaConfig) -> dict:
     """The inputs that determine the generated content, and what the corpus yielded (left out
     when only Levy/Holt configs were built, so no corpus is processed for them)."""
-    base = {"version": str(Booqa.VERSION), "seed": config.seed, "levyholt": config.levyholt}
-    if config.regime == "levyholt":
+    base = {
+        "version": str(Booqa.VERSION),
+        "seed": config.seed,
+        **{folder: getattr(config, folder) for folder in RELEASE_FOLDERS},
+    }
+    if config.regime in RELEASE_FOLDERS:
         return base
     s = resolved(config)
     partitions, population = corpus_population(s)
@@ -213,7 +226,10 @@ SPEC = BenchmarkSpec(
     preset=PRESET,
     demo_settings=demo_settings,
     parses_corpus=True,
-    optional_configs={"levyholt": [config.name for config in LEVYHOLT_CONFIGS]},
+    optional_configs={
+        "levyholt": [config.name for config in LEVYHOLT_CONFIGS],
+        "sherliic": [config.name for config in SHERLIIC_CONFIGS],
+    },
     statistics_fields=("frequency_bucket", "subgroup"),
     vocabulary_fields=("bundle_id", "window", "predicate"),
     audit_checks=AUDIT_CHECKS,
