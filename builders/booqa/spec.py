@@ -33,6 +33,7 @@ from compsem.builders.booqa.sampling.population import (
     population_summary,
 )
 from compsem.builders.booqa.splits import en_splits
+from compsem.builders.booqa.ss_patterns import SS_PATTERNS
 from compsem.loading_scripts.booqa_corpus import open_news_corpus
 from compsem.loading_scripts.embedded_corpora import PARTS
 from compsem.pipeline.runner import shard_parser
@@ -120,6 +121,8 @@ PRESET = Preset(
     signature=frozenset({"bundle_id", "window"}),
     input_form="auto",
     max_length=128,
+    # S&S (§3): `train --method ss` on a config of pairs of propositions (Levy/Holt, SherLIiC)
+    prompt_patterns=SS_PATTERNS,
     note="BoOQA §4.2 and Appendix G: max over up to 3,200 pieces of evidence; H-only "
     "training on `hypothesis` (Appendix E.1)",
 )

@@ -10,6 +10,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
 
+from compsem.benchmark.prompts import PromptPatterns
+
 
 @dataclass(frozen=True)
 class Preset:
@@ -25,6 +27,8 @@ class Preset:
         curve_base_split: a split to fine-tune on before the shots (SETI §5.2), else None.
         curve_pool_splits: where the k-shot sets come from, first present wins (prefixes).
         max_evidence: evidence per hypothesis in ``score`` (BoOQA Appendix G).
+        prompt_patterns: what ``train --method ss`` puts a pair of propositions into (BoOQA's
+            S&S), for any config with their columns; None where the paper has none.
         note: where the settings come from.
     """
 
@@ -40,6 +44,7 @@ class Preset:
     curve_base_split: str | None = None
     curve_pool_splits: tuple[str, ...] = ("few_shot", "train")
     max_evidence: int = 3200
+    prompt_patterns: PromptPatterns | None = None
     note: str = ""
 
     def note_for(self, settings: dict, command: str = "train") -> str:

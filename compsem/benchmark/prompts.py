@@ -210,3 +210,49 @@ def default_prompt(offered: Sequence[LLMPrompt], generate: bool = False) -> LLMP
     (the first when all are)."""
     asked = [prompt for prompt in offered if not prompt.cloze] if generate else []
     return (asked or list(offered))[0]
+
+
+@dataclass(frozen=True)
+class PromptPatterns:
+    """Patterns and antipatterns a premise-hypothesis pair of propositions is put into for a
+    classifier of sentences (Schmitt and Schütze 2021b's prompt fine-tuning, BoOQA's S&S).
+    A pattern holds where the premise entails the hypothesis, an antipattern where it does not.
+
+    Attributes:
+        patterns: ``str.format`` templates over the placeholders of ``fields``.
+        antipatterns: likewise.
+        fields: ``(placeholder, column)`` pairs (``pal``: ``premise_subject``); an empty
+            value leaves no gap ("true, which means that …": the hypothesis-only premise).
+        reverse: ``(placeholder, counterpart)`` pairs: which placeholder takes whose value
+            when premise and hypothesis trade places (the symmetric variant).
+        source: where the templates come from.
+    """
+
+    patterns: tuple[str, ...]
+    antipatterns: tuple[str, ...]
+    fields: tuple[tuple[str, str], ...]
+    reverse: tuple[tuple[str, str], ...]
+    source: str = ""
+
+    @property
+    def columns(self) -> tuple[str, ...]:
+        """The columns a config needs for these patterns."""
+        return tuple(column for _, column in self.fields)
+
+    def sentences(self, row: Mapping, symmetric: bool = False) -> tuple[list[str], list[str]]:
+        """The row's pattern and antipattern sentences; with ``symmetric``, each list goes on
+        with its templates again, premise and hypothesis swapped (pairs of reverses)."""
+        values = {name: str(row[column] or "") for name, column in self.fields}
+        ways = [values]
+        if symmetric:
+            ways.append({name: values[other] for name, other in self.reverse})
+        return tuple(
+            [_tidy(template.format(**way)) for way in ways for template in templates]
+            for templates in (self.patterns, self.antipatterns)
+        )
+
+
+def _tidy(sentence: str) -> str:
+    """One space between words and none before a comma or full stop: an empty field (the
+    hypothesis-only premise "true" has no predicate or object) leaves no gap."""
+    return re.sub(r" ([,.])", r"\1", " ".join(sentence.split()))

@@ -165,7 +165,7 @@ def _runner(module: str, function: str, *arguments: str) -> Callable[[argparse.N
 
 
 FINETUNE, PROBING = "training.finetune", "probing.commands"
-cmd_train = _runner(FINETUNE, "run_train", *TRAINING, "save_model")
+cmd_train = _runner(FINETUNE, "run_train", *TRAINING, "save_model", "method")
 cmd_curve = _runner(FINETUNE, "run_curve", *TRAINING, "shots", "metric", "pool_split", "base_split")
 cmd_zero_shot = _runner(PROBING, "run_zero_shot", *INFERENCE, "label_map", "preset")
 cmd_prompt = _runner(PROBING, "run_prompt", *INFERENCE)
@@ -199,7 +199,9 @@ def add_commands(subparsers) -> None:
         epilog="examples:\n  compsem train --dataset hub/plane --config goood_split_1 "
         "--model bert-base-cased --seeds 1 2 3 --out runs/plane\n"
         "  compsem train --dataset hub/plane --config in_distribution_1 --model bert-base-cased "
-        "--max-length 6 8 10 12 --out runs/len   # PLANE Fig. 8: a run per length\n",
+        "--max-length 6 8 10 12 --out runs/len   # PLANE Fig. 8: a run per length\n"
+        "  compsem train --dataset hub/booqa --config levyholt_directional --model roberta-base "
+        "--method ss --out runs/ss   # BoOQA's S&S (Fig. 1)\n",
     )
     _data_arguments(train)
     _training_arguments(train, several_lengths=True)
@@ -207,6 +209,14 @@ def add_commands(subparsers) -> None:
         "--save-model",
         action="store_true",
         help="save each run's model under OUT/model-seedN (several lengths: model-lenL-seedN)",
+    )
+    train.add_argument(
+        "--method",
+        choices=["classifier", "ss", "ss-symmetric"],
+        default="classifier",
+        help="classifier (default): the config's input, one label per row; ss: BoOQA's S&S, each "
+        "pair of propositions put into Schmitt and Schütze's patterns and antipatterns "
+        "(Levy/Holt configs); ss-symmetric: S&S with each pattern both ways round (Table 2)",
     )
     train.set_defaults(handler=cmd_train)
 

@@ -52,6 +52,8 @@ NOT_SETTINGS = frozenset(
 RESTATING = ("prompt_fingerprint", "prompt_source")
 # Commands whose batch size only batches inference (fine-tuning's changes the optimisation).
 INFERENCE = frozenset({"zero-shot", "prompt", "score", "llm"})
+# Commands that fine-tune a model (``method``: a sequence classifier or S&S's prompt model).
+FINE_TUNING = frozenset({"train", "curve"})
 
 
 def rows_evaluated(result: dict) -> int | None:
@@ -88,6 +90,8 @@ def evaluation(result: dict) -> dict:
         "precision": result["environment"].get("precision"),
     }
     recorded = result["settings"]
+    if result["command"] in FINE_TUNING:  # runs from before S&S were all the plain classifier
+        recorded = {"method": "classifier", **recorded}
     for name, value in sorted(recorded.items()):
         inference_batch = name == "batch_size" and result["command"] in INFERENCE
         # Where the prompt's content is recorded, where its wording came from adds nothing; an

@@ -55,7 +55,9 @@ def _own(result: dict) -> list:
     """Each command's own settings."""
     settings, command = result["settings"], result["command"]
     if command == "train":
-        return [("--seeds", result["seed"]), *_training(result)]
+        method = settings.get("method")
+        method = None if method == "classifier" else method
+        return [("--seeds", result["seed"]), ("--method", method), *_training(result)]
     if command == "curve":
         base = settings.get("base_split")
         return [

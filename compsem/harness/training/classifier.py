@@ -46,22 +46,10 @@ def evaluate_classifier(
     seconds = time.perf_counter() - start
     references = np.asarray(split["label"])
     predictions = logits.argmax(-1)
-    clusters = clusters_of(split, bench)
-    scores = grouped_scores(
-        references, predictions, bench.schema.label_names, groups_of(split, bench), clusters
-    )
     probabilities = softmax(logits)
     positive = bench.schema.positive_label
-    if positive is not None and len(set(references.tolist())) == 2:
-        from compsem.metrics.aucnorm.aucnorm import (
-            aucnorm_scores,  # a metric script imports evaluate, hence transformers and torch
-        )
-
-        probability = probabilities[:, positive]
-        scores["aucnorm"] = aucnorm_scores(probability, references == positive)["aucnorm"]
-        scores.update(aucnorm_interval(probability, references == positive, clusters))
-        # with AUC_ξ, AUC50% and ξ where the spec declares the config (BoOQA, Levy/Holt)
-        scores.update(ranking_scores(bench, references, probability))
+    ranked = None if positive is None else probabilities[:, positive]
+    scores = split_scores(split, bench, predictions, ranked)
     rows = [
         {"id": i, "label": int(gold), "prediction": int(guess), "probabilities": p.tolist()}
         for i, gold, guess, p in zip(
@@ -70,6 +58,27 @@ def evaluate_classifier(
     ]
     timing = {"eval_seconds": seconds, "eval_examples_per_second": len(split) / seconds}
     return scores, timing, rows
+
+
+def split_scores(split, bench: Benchmark, predictions, ranked=None) -> dict:
+    """Accuracy and F1 of ``predictions``, overall and per grouping field; where the task is
+    binary and ``ranked`` gives each row's P(positive) or score, AUCnorm and its interval of that
+    ranking, with AUC_ξ, AUC50% and ξ where the spec declares the config (BoOQA, Levy/Holt)."""
+    references = np.asarray(split["label"])
+    clusters = clusters_of(split, bench)
+    scores = grouped_scores(
+        references, predictions, bench.schema.label_names, groups_of(split, bench), clusters
+    )
+    positive = bench.schema.positive_label
+    if ranked is not None and positive is not None and len(set(references.tolist())) == 2:
+        from compsem.metrics.aucnorm.aucnorm import (
+            aucnorm_scores,  # a metric script imports evaluate, hence transformers and torch
+        )
+
+        scores["aucnorm"] = aucnorm_scores(ranked, references == positive)["aucnorm"]
+        scores.update(aucnorm_interval(ranked, references == positive, clusters))
+        scores.update(ranking_scores(bench, references, ranked))
+    return scores
 
 
 def train_one(model_name, tokenizer, encoded, settings, seed, placement, progress):

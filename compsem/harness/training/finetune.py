@@ -30,6 +30,7 @@ from compsem.harness.results.files import (
 )
 from compsem.harness.results.model import model_name
 from compsem.harness.training.classifier import evaluate_classifier, train_one, train_settings
+from compsem.harness.training.patterns import PatternMethod, pattern_method
 from compsem.harness.training.trainer import (
     TrainSettings,
     align_padding,
@@ -44,7 +45,8 @@ MODEL_KIND = "fine-tuned model"
 class FineTuning:
     """What ``train`` and ``curve`` share: the model, where it runs, the benchmark config, the
     training settings and the evaluation split. The tokenizer is loaded when first needed, so
-    requests are checked before any weights are read."""
+    requests are checked before any weights are read. ``method``: S&S's prompt fine-tuning
+    (``compsem.harness.training.patterns``), None for the plain sequence classifier."""
 
     model: str
     placement: Placement
@@ -54,6 +56,7 @@ class FineTuning:
     eval_split: str
     progress: bool = True
     max_eval_examples: int | None = None
+    method: PatternMethod | None = None
 
     @classmethod
     def prepare(
@@ -73,13 +76,16 @@ class FineTuning:
         device: str = "auto",
         precision: str = "auto",
         progress: bool = True,
+        method: str = "classifier",
     ) -> FineTuning:
         """Load ``config`` of ``dataset`` (a Hub id or an export folder) and resolve the
         settings: the preset's, where ``epochs``, ``batch_size``, ``learning_rate`` and
-        ``max_length`` are None; ``model`` defaults to the offline MiniLM."""
+        ``max_length`` are None; ``model`` defaults to the offline MiniLM. ``method``: one of
+        ``patterns.METHODS``, checked against the config here."""
         model = model or default_model()
         placement = resolve(device, precision)
         bench = load_benchmark(dataset, config, revision, preset, input_form)
+        patterns = pattern_method(bench, method)
         test = cap(bench.split(eval_split), max_eval_examples, "--max-eval-examples")
         settings = train_settings(
             bench,
@@ -88,7 +94,17 @@ class FineTuning:
             learning_rate=learning_rate,
             max_length=max_length,
         )
-        return cls(model, placement, bench, settings, test, eval_split, progress, max_eval_examples)
+        return cls(
+            model,
+            placement,
+            bench,
+            settings,
+            test,
+            eval_split,
+            progress,
+            max_eval_examples,
+            patterns,
+        )
 
     @cached_property
     def tokenizer(self):
@@ -110,23 +126,20 @@ class FineTuning:
         return moved
 
     def encode(self, split: datasets.Dataset) -> datasets.Dataset:
+        if self.method:
+            return self.method.encode(split, self.tokenizer, self.settings.max_length)
         return encode(split, self.tokenizer, self.bench.schema.inputs, self.settings.max_length)
 
     def train(self, start: str, encoded, seed: int, settings: TrainSettings | None = None):
         """Fine-tune from ``start`` (a model name or folder); the classifier and its timing."""
-        return train_one(
-            start,
-            self.tokenizer,
-            encoded,
-            settings or self.settings,
-            seed,
-            self.placement,
-            self.progress,
-        )
+        run = self.method.train if self.method else train_one
+        settings = settings or self.settings
+        return run(start, self.tokenizer, encoded, settings, seed, self.placement, self.progress)
 
     def evaluate(self, classifier) -> tuple[dict, dict, list[dict]]:
         """Scores on the evaluation split, the evaluation's timing and the per-row outputs."""
-        return evaluate_classifier(
+        run = self.method.evaluate if self.method else evaluate_classifier
+        return run(
             classifier,
             self.tokenizer,
             self.encoded_test,
@@ -138,9 +151,11 @@ class FineTuning:
 
     def result(self, command: str, seed: int | None, settings: dict, scores: dict, timing=None):
         """A result record of this run (schema in ``compsem.harness.results.files``)."""
+        inputs = self.method.templates.columns if self.method else self.bench.schema.inputs
         settings = {
             **settings,
-            "inputs": list(self.bench.schema.inputs),
+            "method": self.method.name if self.method else "classifier",
+            "inputs": list(inputs),
             "eval_examples": len(self.test),
             "max_eval_examples": self.max_eval_examples,
             "preset_note": self.bench.preset.note_for(settings, command),

@@ -126,16 +126,20 @@ def fine_tune(
     placement: Placement,
     output_dir: Path,
     progress: bool = True,
+    collator=None,
+    trainer_class=Trainer,
 ) -> dict:
-    """Train ``model`` in place on an encoded split; returns loss, time and throughput."""
+    """Train ``model`` in place on an encoded split; returns loss, time and throughput.
+    ``collator`` and ``trainer_class`` replace the padding collator and ``Trainer`` for a
+    model trained otherwise (S&S's patterns, ``compsem.harness.training.patterns``)."""
     if len(train) == 0:
         raise ValueError("the training split is empty: nothing to fine-tune on")
     transformers.set_seed(seed)
     args = training_arguments(settings, seed, placement, output_dir, progress)
-    collator = DataCollatorWithPadding(
+    collator = collator or DataCollatorWithPadding(
         tokenizer, pad_to_multiple_of=8 if placement.device == "cuda" else None
     )
-    trainer = Trainer(
+    trainer = trainer_class(
         model=model,
         args=args,
         train_dataset=train,
