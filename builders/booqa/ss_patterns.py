@@ -6,8 +6,8 @@ S&S lists five patterns; its fourth and fifth need the premise and hypothesis ne
 without those negations (Levy/Holt's propositions come without them) they are the converses of
 the third and the first. BoOQA Appendix B found this bug and fixed it: its released code
 (``PATTERNS_DIR`` of its ``discrete_prompt_model``) keeps the first three patterns with all five
-antipatterns: the model of §3 and Appendices B and C. ``SS_CONVERSE_PATTERNS``
-keeps the two left out, for the record.
+antipatterns, the model of its §3 and Appendices B and C. ``SS_CONVERSE_PATTERNS`` keeps the
+two left out, for the record; ``compsem.benchmark.prompts.PromptPatterns`` instantiates them.
 """
 
 from __future__ import annotations
