@@ -2,6 +2,7 @@
 
 import argparse
 import os
+import select
 import shutil
 import signal
 import subprocess
@@ -190,6 +191,66 @@ def test_sigterm_and_sighup_clean_up_as_ctrl_c_does(tmp_path, temporary, stop, t
     assert not out.exists() and not any(tmp_path.glob(".plane.*"))
     left = [p.name for p in temporary.iterdir() if not p.name.startswith("torchinductor_")]
     assert not left
+
+
+# A command as compsem's main() runs one, whose guarded_map has two workers: one sleeps in its
+# job, the other, done with its own, waits for another in inqueue.get(), holding the task
+# queue's read lock. Past the stop deadline it says "cut short" and exits.
+IDLE_POOL_COMMAND = """
+import os, sys, time
+from compsem.cli.program import end_at_once
+from compsem.pipeline.process_guard import guarded_map, private_tempdir
+from compsem.pipeline.stop_signals import clean_up_done, note_interrupts, stop_status
+
+def cut_short():
+    os.write(2, b"cut short\\n")
+    os._exit(stop_status())
+
+private_tempdir()
+note_interrupts(cut_short=cut_short)
+try:
+    results = guarded_map(time.sleep, [0, 600], 2)
+    next(results)
+    print("one worker idle", flush=True)
+    next(results)
+except KeyboardInterrupt:
+    pass
+clean_up_done()
+print("stopped", file=sys.stderr, flush=True)
+end_at_once(stop_status())
+"""
+
+
+def test_a_job_wide_sigterm_meeting_an_idle_pool_worker_ends_the_command_at_once(temporary):
+    """A SIGTERM sent to the whole job ends the pool's idle worker while it holds the task
+    queue's read lock, which ``Pool.terminate`` then waited for: the command ran until its 30 s
+    stop deadline cut it short. Now it kills its workers and frees that lock: the command ends
+    in about 0.1 s and every process it started with it; 10 s leaves room for a loaded machine
+    and still tells the two apart."""
+    process = subprocess.Popen(
+        [sys.executable, "-c", IDLE_POOL_COMMAND],
+        env={**os.environ, "TMPDIR": str(temporary)},
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        start_new_session=True,
+        preexec_fn=default_stop_signals,
+    )
+    STARTED.append(process)
+    ready, _, _ = select.select([process.stdout], [], [], 180)
+    assert ready and process.stdout.readline() == "one worker idle\n", process.stderr.read()
+    time.sleep(1)  # the worker that returned its result goes back to inqueue.get()
+    descendants = psutil.Process(process.pid).children(recursive=True)
+    assert len([child for child in descendants if child.ppid() != process.pid]) == 2
+    started = time.monotonic()
+    os.killpg(process.pid, signal.SIGTERM)
+    stderr = stopped(process, timeout=60)
+    took = time.monotonic() - started
+    assert process.returncode == 143, stderr
+    assert stderr.strip().splitlines() == ["stopped"]  # not cut short, no traceback or warning
+    assert took < 10, f"the command ended {took:.1f} s after SIGTERM"
+    assert_all_gone(descendants, timeout=10)
+    assert not [p for p in temporary.iterdir() if not p.name.startswith("torchinductor_")]
 
 
 def as_an_earlier_run(monkeypatch) -> None:

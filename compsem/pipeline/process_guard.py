@@ -28,11 +28,13 @@ import socket
 import sys
 import tempfile
 import threading
+import time
 from collections.abc import Callable, Iterator, Sequence
 from functools import partial
 from pathlib import Path
 
 import multiprocess
+import multiprocess.pool
 
 from compsem.files.bounded_read import read_json
 
@@ -87,15 +89,50 @@ FORK_SERVER_GUARD = "compsem.pipeline.fork_server_guard"
 def guarded_map(function: Callable, jobs: Sequence, workers: int) -> Iterator:
     """``function`` of each of ``jobs``, in their order, on up to ``workers`` processes of the
     fork server (in this process when one is enough). The workers die with the command, as
-    datatrove's do (:func:`guard_forked_children`), and leaving the iteration early (Ctrl-C)
-    terminates them. ``function`` must be importable by name (a module's top level)."""
+    datatrove's do (:func:`guard_forked_children`), and leaving the iteration early (Ctrl-C, a
+    stop signal, an error) kills them (:func:`_end_workers`). ``function`` must be importable by
+    name (a module's top level)."""
     workers = min(workers, len(jobs))
     if workers <= 1:
         yield from map(function, jobs)
         return
     guard_forked_children()
-    with multiprocess.get_context("forkserver").Pool(workers) as pool:
-        yield from pool.imap(partial(_in_worker, function), jobs)
+    with multiprocess.get_context("forkserver").Pool(workers) as pool:  # exit: pool.terminate()
+        try:
+            yield from pool.imap(partial(_in_worker, function), jobs)
+        except BaseException:
+            _end_workers(pool)
+            raise
+
+
+def _end_workers(pool) -> None:
+    """Kill ``pool``'s workers and do what ``terminate`` would wait for a dead worker to do.
+
+    A worker waiting for a task holds the task queue's read lock (in ``inqueue.get()``). A
+    SIGTERM sent to the whole job (``timeout``, Slurm) can end it so, and then no process can
+    release that lock: ``terminate`` takes it before it drains the queue
+    (``Pool._help_stuff_finish``) and waited for ever (cut short by the command's 30 s stop
+    deadline). So the pool stops replacing workers, all of them are killed and reaped, the task
+    queue is drained raw while the pool's thread that feeds it ends (a killed worker may have
+    read half a task), and the lock, which only workers take, is freed for ``terminate``.
+    """
+    for thread in (pool._worker_handler, pool._task_handler):
+        thread._state = multiprocess.pool.TERMINATE  # as terminate does first
+    pool._change_notifier.put(None)  # wakes the worker handler, which then starts no more
+    pool._worker_handler.join(timeout=10)
+    for worker in list(pool._pool):
+        worker.kill()  # SIGKILL; nothing if it already ended
+    for worker in list(pool._pool):
+        worker.join(timeout=10)
+    if any(worker.exitcode is None for worker in pool._pool):
+        return  # one outlived SIGKILL (not yet reaped): its lock may be its own
+    reader, ends = pool._inqueue._reader, time.monotonic() + 10
+    while pool._task_handler.is_alive() and time.monotonic() < ends:
+        if reader.poll(0.05):  # the feeding thread may wait on a full pipe
+            os.read(reader.fileno(), 1 << 16)
+    lock = pool._inqueue._rlock
+    lock.acquire(block=False)  # taken if free, else still held by a dead worker: held now,
+    lock.release()  # and free for terminate
 
 
 def _in_worker(function: Callable, job):
@@ -180,9 +217,8 @@ def guard_fork_server() -> None:
     whole job (``timeout``, Slurm), the pool would ask it for replacement workers as it dies,
     and the pool's thread that asks would die of the refused connection without ending the
     others: the command, leaving the pool, would wait for ever. A worker that such a SIGTERM
-    ends while it waits for work can still leave the pool's task-queue lock held, which the
-    command's stop deadline cuts short
-    (:data:`compsem.pipeline.stop_signals.STOP_DEADLINE_S`). The server dies with the command.
+    ends while it waits for work leaves the pool's task-queue lock held, which
+    :func:`guarded_map` frees once it has killed the workers. The server dies with the command.
     """
     command = os.environ.get(COMMAND_PID, "")
     if not command.isdigit() or int(command) != os.getppid():
