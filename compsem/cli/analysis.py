@@ -1,7 +1,9 @@
 """The papers' analyses: ``compsem subwords`` of saved runs (PLANE §6.1–6.2, Figs. 2–3),
 ``compsem pmi`` of an export (PLANE App. A, Fig. 4), and RNPC §7's probes of models,
 ``compsem probe-edges`` and ``compsem probe-scope``. ``add_commands(subparsers)`` registers them;
-the analyses are ``compsem.harness.analysis``'s, the probes ``compsem.harness.probing``'s."""
+the analyses are ``compsem.harness.analysis``'s, the probes ``compsem.harness.probing``'s.
+``compsem report`` (``add_report_command``, registered by ``compsem.cli.harness`` after the
+commands whose runs it reads) is ``compsem.harness.report``'s."""
 
 from __future__ import annotations
 
@@ -15,6 +17,7 @@ from compsem.harness.analysis.pmi import run_pmi
 from compsem.harness.analysis.run import run_subwords
 from compsem.harness.models.device import add_device_arguments
 from compsem.harness.models.offline import loadable_model_argument
+from compsem.harness.report.run import run_report
 from compsem.text.help_format import HelpFormatter
 
 
@@ -185,3 +188,34 @@ def add_probe_commands(subparsers) -> None:
     )
     _probe_arguments(scope, 500)
     scope.set_defaults(handler=_probe_handler("run_probe_scope", *device))
+
+
+def cmd_report(args: argparse.Namespace) -> int:
+    print(run_report(args.runs, args.out))
+    if args.out:
+        print(f"Wrote {args.out}/report.md, report.json and the results page index.html")
+    return 0
+
+
+def add_report_command(subparsers) -> None:
+    """Register ``report`` (``compsem.cli.harness`` calls it after its own commands)."""
+    report = subparsers.add_parser(
+        "report",
+        formatter_class=HelpFormatter,
+        help="aggregate result folders into mean ± std tables (Markdown and JSON) and a page",
+        description="Aggregate result files into mean ± std tables; runs pool only over seeds "
+        "and resampled splits, every other evaluation setting makes its own line. With --out, "
+        "also write index.html, a self-contained results page (tables, plots as inline SVG, "
+        "links to each result and per-row file, the command that reruns each run), and its "
+        "Markdown twin index.md.",
+        epilog="example:\n  compsem report runs/plane runs/zero --out runs/report\n",
+    )
+    report.add_argument(
+        "runs", nargs="+", type=Path, metavar="RUN_DIR", help="--out folders or result files"
+    )
+    report.add_argument(
+        "--out",
+        type=results_folder,
+        help="also write report.md, report.json, index.html, index.md and plots/ here",
+    )
+    report.set_defaults(handler=cmd_report)

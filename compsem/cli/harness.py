@@ -13,15 +13,16 @@ from collections.abc import Callable
 from pathlib import Path
 
 from compsem.benchmark.settings import bounded
+from compsem.cli.analysis import add_report_command
 from compsem.cli.llm import add_llm_commands
 from compsem.files.output_folder import results_folder
 from compsem.harness.data.presets import PRESETS
 from compsem.harness.data.schema import INPUT_FORMS
 from compsem.harness.models.device import add_device_arguments
 from compsem.harness.models.offline import OFFLINE_MODELS, loadable_model_argument
-from compsem.harness.report.run import run_report
 from compsem.text.help_format import HelpFormatter
 
+METHODS = ["classifier", "ss", "ss-symmetric"]  # train's and zero-shot's (training.patterns)
 MODEL_HELP = (
     f"Hub id, local folder or offline model ({', '.join(OFFLINE_MODELS)}); default: the offline "
     "all-MiniLM-L6-v2 (minilm)"
@@ -167,7 +168,7 @@ def _runner(module: str, function: str, *arguments: str) -> Callable[[argparse.N
 FINETUNE, PROBING = "training.finetune", "probing.commands"
 cmd_train = _runner(FINETUNE, "run_train", *TRAINING, "save_model", "method")
 cmd_curve = _runner(FINETUNE, "run_curve", *TRAINING, "shots", "metric", "pool_split", "base_split")
-cmd_zero_shot = _runner(PROBING, "run_zero_shot", *INFERENCE, "label_map", "preset")
+cmd_zero_shot = _runner(PROBING, "run_zero_shot", *INFERENCE, "label_map", "preset", "method")
 cmd_prompt = _runner(PROBING, "run_prompt", *INFERENCE)
 GRAPH_OPTIONS = ("graph", "graph_measure", "graph_matching")
 cmd_score = _runner(
@@ -176,13 +177,6 @@ cmd_score = _runner(
 cmd_probe_likelihood = _runner(
     "probing.likelihood_probe", "run_probe_likelihood", *INFERENCE, "max_train_examples", "theta"
 )
-
-
-def cmd_report(args: argparse.Namespace) -> int:
-    print(run_report(args.runs, args.out))
-    if args.out:
-        print(f"Wrote {args.out}/report.md, report.json and the results page index.html")
-    return 0
 
 
 def add_commands(subparsers) -> None:
@@ -212,11 +206,12 @@ def add_commands(subparsers) -> None:
     )
     train.add_argument(
         "--method",
-        choices=["classifier", "ss", "ss-symmetric"],
+        choices=METHODS,
         default="classifier",
         help="classifier (default): the config's input, one label per row; ss: BoOQA's S&S, each "
         "pair of propositions put into Schmitt and Schütze's patterns and antipatterns "
-        "(Levy/Holt configs); ss-symmetric: S&S with each pattern both ways round (Table 2)",
+        "(Levy/Holt, SherLIiC configs); ss-symmetric: S&S with each pattern both ways round "
+        "(Table 2)",
     )
     train.set_defaults(handler=cmd_train)
 
@@ -251,11 +246,13 @@ def add_commands(subparsers) -> None:
     zero = subparsers.add_parser(
         "zero-shot",
         formatter_class=formatter,
-        help="an off-the-shelf NLI model on a config, without training",
+        help="an off-the-shelf NLI model, or a saved one, on a config, without training",
         description="Classify the config's pairs with an NLI model; its labels are mapped to "
-        "ours by its own id2label, summing probabilities (entailment vs the rest, RNPC §5).",
+        "ours by its own id2label, summing probabilities (entailment vs the rest, RNPC §5). "
+        "--method ss: score a model train --method ss saved as S&S (BoOQA Tables 1, 6).",
         epilog="example:\n  compsem zero-shot --dataset hub/plane --config goood_split_1 "
-        "--model roberta-large-mnli --out runs/zero\n",
+        "--model roberta-large-mnli --out runs/zero\n  compsem zero-shot --dataset hub/booqa "
+        "--config sherliic --model runs/lh/model-seed1 --method ss --out runs/lh-sh\n",
     )
     _data_arguments(zero)
     zero.add_argument(
@@ -269,6 +266,13 @@ def add_commands(subparsers) -> None:
         nargs="+",
         metavar="MODEL_LABEL=OURS",
         help="map model labels the names do not (e.g. LABEL_0=entailment)",
+    )
+    zero.add_argument(
+        "--method",
+        choices=METHODS,
+        help="classifier: the model's labels mapped onto ours; ss, ss-symmetric: a model saved by "
+        "train --method ss (-symmetric), scored as S&S; default: what its folder records, else "
+        "classifier",
     )
     _preset_argument(zero)
     _inference_arguments(zero, batch_size=64, max_length=None)
@@ -375,24 +379,5 @@ def add_commands(subparsers) -> None:
     _inference_arguments(score, batch_size=64, max_length=128)
     score.set_defaults(handler=cmd_score)
 
-    report = subparsers.add_parser(
-        "report",
-        formatter_class=formatter,
-        help="aggregate result folders into mean ± std tables (Markdown and JSON) and a page",
-        description="Aggregate result files into mean ± std tables; runs pool only over seeds "
-        "and resampled splits, every other evaluation setting makes its own line. With --out, "
-        "also write index.html, a self-contained results page (tables, plots as inline SVG, "
-        "links to each result and per-row file, the command that reruns each run), and its "
-        "Markdown twin index.md.",
-        epilog="example:\n  compsem report runs/plane runs/zero --out runs/report\n",
-    )
-    report.add_argument(
-        "runs", nargs="+", type=Path, metavar="RUN_DIR", help="--out folders or result files"
-    )
-    report.add_argument(
-        "--out",
-        type=results_folder,
-        help="also write report.md, report.json, index.html, index.md and plots/ here",
-    )
-    report.set_defaults(handler=cmd_report)
+    add_report_command(subparsers)  # compsem.cli.analysis: what it reads is runs
     add_llm_commands(subparsers)

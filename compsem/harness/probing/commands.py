@@ -41,6 +41,8 @@ from compsem.harness.results.scores import (
     ranking_scores,
 )
 from compsem.harness.results.scores import scores as plain_scores
+from compsem.harness.training import transfer
+from compsem.harness.training.patterns import pattern_method
 from compsem.harness.training.trainer import align_padding, load_tokenizer
 
 
@@ -58,17 +60,35 @@ def run_zero_shot(
     max_length: int | None = None,
     device: str = "auto",
     precision: str = "auto",
+    method: str | None = None,
 ) -> dict:
     """An off-the-shelf NLI (or ADEPT-style) classifier on a config's pairs, without training;
-    its labels mapped onto ours by its own ``id2label``, probabilities summed (RNPC §5)."""
+    its labels mapped onto ours by its own ``id2label``, probabilities summed (RNPC §5).
+    ``method`` ss or ss-symmetric: a saved S&S model scored as S&S
+    (:mod:`compsem.harness.training.transfer`); default: what the model's folder records, else
+    classifier (the above)."""
     from transformers import (
         AutoModelForSequenceClassification,  # transformers takes seconds to import: only commands that run a model pay
     )
 
+    training = transfer.recorded_training(model)
+    chosen = transfer.zero_shot_method(model, method, training)
     check_writable(result_files(out, "zero-shot", config))
     placement = resolve(device, precision)
     bench = load_benchmark(dataset, config, revision, preset)
     test = cap(bench.split(split), max_eval_examples, "--max-eval-examples")
+    if chosen != "classifier":
+        fix = (
+            ", or drop --method"
+            if method and not training
+            else f"; {model} was trained with --method {chosen}"
+        )
+        patterns = pattern_method(bench, chosen, fix)
+        transfer.check_sentence_classifier(model, chosen)
+        inference = (placement, batch_size, max_length, max_eval_examples)
+        return transfer.score_patterns(
+            bench, test, split, out, model, patterns, training, *inference
+        )
     # A BoOQA-style config: each hypothesis is scored from its evidence, as `score` does.
     from_evidence = (
         bench.schema.pair is None
@@ -145,6 +165,8 @@ def run_zero_shot(
                 id2label[i]: bench.schema.label_names[int(mapping[i].argmax())]
                 for i in range(len(id2label))
             },
+            "method": "classifier",
+            **({"training": training, "train_config": training["config"]} if training else {}),
             "inputs": ["evidence", "hypothesis"] if from_evidence else list(bench.schema.pair),
             **({"max_evidence": bench.preset.max_evidence} if from_evidence else {}),
             "batch_size": batch_size,

@@ -243,10 +243,19 @@ def _overall(column: dict) -> Markdown:
 
 
 def _count_rows(columns: dict) -> list[list[str]]:
-    return [
+    """Runs and rows of each line; where a line scored a model compsem trained (zero-shot of a
+    saved model, BoOQA Table 1's cells), first the config it was trained on: train → test."""
+    counts = [
         ["runs", *(str(c["runs"]) for c in columns.values())],
         ["n rows", *(rows_text(c["rows"]) for c in columns.values())],
     ]
+    settings = [c.get("evaluation", {}) for c in columns.values()]
+    if not any("train_config" in s for s in settings):
+        return counts
+    trained = [
+        f"{s['train_config']} ({s['method']})" if "train_config" in s else "–" for s in settings
+    ]
+    return [["trained on", *map(markdown_text, trained)], *counts]
 
 
 def render_by_class(title: str, columns: dict, metric_label: str, first_field: str | None) -> str:

@@ -25,7 +25,8 @@ from dataclasses import dataclass, field
 # disk, the preset's note, the evaluation batch size, where a prompt template sat on disk and
 # which built-in gave it its answers (its content is ``prompt_fingerprint``); for generation, how
 # many answers came from the call cache, the model calls made, the rows file a rescore read, the
-# label names (the config's) and where a chat template sat (its content is its fingerprint).
+# label names (the config's) and where a chat template sat (its content is its fingerprint); how
+# a saved model was trained (its seed, where its data sat: ``train_config`` is keyed).
 NOT_SETTINGS = frozenset(
     {
         "cached_rows",
@@ -44,6 +45,7 @@ NOT_SETTINGS = frozenset(
         "preset_note",
         "template",
         "template_base",
+        "training",
         "untrained_weights",
     }
 )
@@ -52,8 +54,9 @@ NOT_SETTINGS = frozenset(
 RESTATING = ("prompt_fingerprint", "prompt_source")
 # Commands whose batch size only batches inference (fine-tuning's changes the optimisation).
 INFERENCE = frozenset({"zero-shot", "prompt", "score", "llm"})
-# Commands that fine-tune a model (``method``: a sequence classifier or S&S's prompt model).
-FINE_TUNING = frozenset({"train", "curve"})
+# Commands whose ``method`` is a sequence classifier or S&S's prompt model: fine-tuning, and
+# zero-shot, which also scores a saved S&S model as S&S (``zero-shot --method ss``).
+WITH_METHOD = frozenset({"train", "curve", "zero-shot"})
 
 
 def rows_evaluated(result: dict) -> int | None:
@@ -90,7 +93,7 @@ def evaluation(result: dict) -> dict:
         "precision": result["environment"].get("precision"),
     }
     recorded = result["settings"]
-    if result["command"] in FINE_TUNING:  # runs from before S&S were all the plain classifier
+    if result["command"] in WITH_METHOD:  # runs from before S&S were all the classifier
         recorded = {"method": "classifier", **recorded}
     for name, value in sorted(recorded.items()):
         inference_batch = name == "batch_size" and result["command"] in INFERENCE

@@ -54,9 +54,10 @@ def _inference(result: dict) -> list:
 def _own(result: dict) -> list:
     """Each command's own settings."""
     settings, command = result["settings"], result["command"]
+    # --method where it is not the default (a zero-shot S&S run's model folder records it too,
+    # but the line says what it reruns)
+    method = None if settings.get("method") == "classifier" else settings.get("method")
     if command == "train":
-        method = settings.get("method")
-        method = None if method == "classifier" else method
         return [("--seeds", result["seed"]), ("--method", method), *_training(result)]
     if command == "curve":
         base = settings.get("base_split")
@@ -71,7 +72,7 @@ def _own(result: dict) -> list:
     if command == "zero-shot":
         mapping = settings.get("label_mapping") or {}
         labels = [f"{theirs}={ours}" for theirs, ours in mapping.items()] or None
-        return [*_inference(result), ("--label-map", labels)]
+        return [*_inference(result), ("--label-map", labels), ("--method", method)]
     if command == "prompt":
         return _inference(result)
     if command == "score":

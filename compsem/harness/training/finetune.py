@@ -239,14 +239,18 @@ def model_folder(out: Path, seed: int, tag: str = "") -> Path:
 
 def save_model_folder(classifier, run: FineTuning, result: dict, folder: Path) -> None:
     """The fine-tuned classifier and its tokenizer, written whole into ``folder`` with a manifest
-    (:func:`compsem.files.output_folder.atomic_folder`): a later run replaces it, never a folder
-    compsem did not write; an interrupted save leaves the previous folder as it was."""
+    (:func:`compsem.files.output_folder.atomic_folder`) that records how it was trained (read by
+    ``zero-shot``: :mod:`compsem.harness.training.transfer`): a later run replaces it, never a
+    folder compsem did not write; an interrupted save leaves the previous folder as it was."""
     marker = {
         "kind": MODEL_KIND,
         "model": run.model,
         "dataset": result["dataset"]["path"],
         "config": result["dataset"]["config"],
         "seed": result["seed"],
+        # what `zero-shot` scores the model with (S&S or a plain classifier) and at what length
+        "method": result["settings"]["method"],
+        "max_length": run.settings.max_length,
     }
     with atomic_folder(folder, marker, wording=Wording(name=str(folder))) as staging:
         classifier.save_pretrained(staging)

@@ -74,10 +74,13 @@ class PatternMethod:
         return evaluate_patterns(model, tokenizer, encoded, split, bench, settings, placement, self)
 
 
-def pattern_method(bench: Benchmark, method: str) -> PatternMethod | None:
+def pattern_method(
+    bench: Benchmark, method: str, way_out: str = ", or drop --method"
+) -> PatternMethod | None:
     """The S&S set-up of ``method`` for the loaded config; None for the plain classifier. One
     ValueError, before any model loads, for an unknown method or a config that is not a binary
-    task over pairs of propositions whose columns a preset's patterns name."""
+    task over pairs of propositions whose columns a preset's patterns name (``way_out``: the
+    other fix it offers, after giving such a config)."""
     if method not in METHODS:
         raise ValueError(f"--method must be one of {', '.join(METHODS)}, got {method!r}")
     if method == "classifier":
@@ -99,14 +102,16 @@ def pattern_method(bench: Benchmark, method: str) -> PatternMethod | None:
         raise ValueError(
             f"--method {method} puts a pair of propositions into S&S's patterns, but config "
             f"{bench.config!r} has no such columns (it has {', '.join(sorted(columns))}; the "
-            f"patterns need {' or '.join(wanted) or 'columns no benchmark declares'}): train a "
-            "Levy/Holt config (compsem build booqa --levyholt DIR), or drop --method"
+            f"patterns need {' or '.join(wanted) or 'columns no benchmark declares'}): give a "
+            f"Levy/Holt or SherLIiC config (compsem build booqa --levyholt DIR, --sherliic DIR)"
+            f"{way_out}"
         )
     positive = bench.schema.positive_label
     if positive is None:
         raise ValueError(
             f"--method {method} scores entailment against non-entailment, but config "
-            f"{bench.config!r} has {len(bench.schema.label_names)} labels: drop --method"
+            f"{bench.config!r} has {len(bench.schema.label_names)} labels: give a binary "
+            f"config of pairs of propositions{way_out}"
         )
     return PatternMethod(method, templates, method == "ss-symmetric", positive)
 
