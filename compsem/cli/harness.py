@@ -335,7 +335,8 @@ def add_commands(subparsers) -> None:
         description="Score each hypothesis by the maximum over its evidence of an NLI model's "
         "entailment probability, of embedding cosine (the unsupervised baseline), or of an "
         "entailment graph's edge from the evidence's predicate to the hypothesis's (Table 5's "
-        "graph baselines, fuzzy matched, or not with --graph-matching exact). A Levy/Holt pair "
+        "graph baselines, fuzzy matched, or not with --graph-matching exact), or of a saved S&S "
+        "model's score of the two propositions (Table 5's S&S). A Levy/Holt pair "
         "(levyholt_* configs) is a hypothesis whose one piece of evidence is its premise "
         "(Table 17). Reports AUCnorm, and the authors' released computation of it beside "
         "(scores.released), for the paper's tables.",
@@ -344,15 +345,19 @@ def add_commands(subparsers) -> None:
         "  compsem score --dataset hub/booqa --config en --method graph --graph graphs/binc "
         "--out runs/binc\n"
         "  compsem score --dataset hub/booqa --config en --split dev --method graph --graph "
-        "graphs/cnce --graph-matching exact --out runs/fig6-exact   # Figure 6, no fuzzy\n",
+        "graphs/cnce --graph-matching exact --out runs/fig6-exact   # Figure 6, no fuzzy\n"
+        "  compsem score --dataset hub/booqa --config en --method ss --model "
+        "runs/lh/model-seed1 --out runs/booqa-ss   # Table 5's S&S\n",
     )
     _data_arguments(score)
     score.add_argument("--model", type=loadable_model_argument, help=MODEL_HELP)
     score.add_argument(
         "--method",
-        choices=["auto", "nli", "cosine", "graph"],
+        choices=["auto", "nli", "cosine", "graph", "ss", "ss-symmetric"],
         default="auto",
-        help="auto: nli if the model has an entailment label, else cosine; graph: --graph's edges",
+        help="auto: what the model's folder records (ss, ss-symmetric: a model train --method ss "
+        "--save-model saved), else nli if the model has an entailment label, else cosine; graph: "
+        "--graph's edges",
     )
     score.add_argument(
         "--graph",

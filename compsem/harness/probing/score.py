@@ -1,7 +1,8 @@
 """``compsem score``: BoOQA's hypotheses scored by the maximum over their evidence (an NLI
-model's entailment probability, embedding cosine, or an entailment graph), with AUCnorm (honest
-and released ties), its interval and a precision-recall plot; a Levy/Holt pair is a hypothesis
-whose one piece of evidence is its premise."""
+model's entailment probability, embedding cosine, an entailment graph, or a saved S&S model:
+:mod:`compsem.harness.training.evidence_patterns`), with AUCnorm (honest and released ties), its
+interval and a precision-recall plot; a Levy/Holt pair is a hypothesis whose one piece of
+evidence is its premise."""
 
 from __future__ import annotations
 
@@ -35,6 +36,8 @@ from compsem.harness.results.model import model_name
 from compsem.harness.results.scores import (
     aucnorm_interval,
 )
+from compsem.harness.training import evidence_patterns as ss
+from compsem.harness.training import transfer
 from compsem.loading_scripts.entailment_graph import MATCHINGS, read_graphs
 
 
@@ -57,17 +60,19 @@ def run_score(
     graph_matching: str | None = None,
 ) -> dict:
     """BoOQA: each hypothesis scored by the max over its evidence (an NLI model, embedding
-    cosine, or an entailment graph's edges), reported with AUCnorm, the released computation's
-    AUCnorm beside it, and a precision-recall plot. ``graph_matching``: ``fuzzy`` (the paper's,
-    the default) or ``exact`` grounding of predicates to graph nodes (Figure 6's two curves, a
-    run each)."""
+    cosine, an entailment graph's edges, or S&S: ``method`` ss or ss-symmetric, the default for
+    a model ``train --method ss --save-model`` saved), reported with AUCnorm, the released
+    computation's AUCnorm beside it, and a precision-recall plot. ``graph_matching``: ``fuzzy``
+    (the paper's, the default) or ``exact`` grounding of predicates to graph nodes (Figure 6's
+    two curves, a run each)."""
     from compsem.metrics.aucnorm.aucnorm import (
         aucnorm_scores,  # a metric script imports evaluate, hence transformers and torch
     )
 
-    if method not in (*scoring.METHODS, "graph"):
+    if method not in (*scoring.METHODS, "graph", *ss.PATTERN_METHODS):
         raise ValueError(
-            f"--method must be one of {', '.join(scoring.METHODS)}, graph; got {method!r}"
+            f"--method must be one of {', '.join(scoring.METHODS)}, graph, "
+            f"{', '.join(ss.PATTERN_METHODS)}; got {method!r}"
         )
     if (method == "graph") != (graph is not None):
         raise ValueError(
@@ -84,9 +89,13 @@ def run_score(
     check_writable(result_files(out, "score", config, beside=[PR_CURVE, ".png"]))
     # bad files fail before the data; only the matching's map of the edges is built
     graphs = read_graphs(graph, graph_measure, graph_matching) if graph else None
+    training = transfer.recorded_training(model) if model and not graph else None
+    method = ss.score_method(model, method, training)
+    if method in ss.PATTERN_METHODS:
+        transfer.check_sentence_classifier(model, method)  # its config only, no weights
     model = graph if graph else (model or default_model())
     placement = resolve(device, precision)
-    if method not in ("cosine", "graph"):
+    if method in ("auto", "nli"):
         # read before the data: a model without an entailment label fails now, not once its
         # evidence pairs are scored
         try:
@@ -100,15 +109,23 @@ def run_score(
     test = cap(bench.split(split), max_eval_examples, "--max-eval-examples")
     rows = hypotheses_with_evidence(test, bench.schema.evidence, config)
     limit = max_evidence or bench.preset.max_evidence
-    premises, hypotheses, owners, pairs = scoring.evidence_pairs(
-        [row["hypothesis"] for row in rows], [row["evidence"] for row in rows], limit
-    )
-    if not premises:
+    if method in ss.PATTERN_METHODS:
+        patterns = ss.check_propositions(bench, set(rows[0] if rows else test.column_names), method)
+        premises, owners, pairs = ss.proposition_pairs(rows, limit, config)
+    else:
+        premises, hypotheses, owners, pairs = scoring.evidence_pairs(
+            [row["hypothesis"] for row in rows], [row["evidence"] for row in rows], limit
+        )
+    if not len(premises):
         raise ValueError(f"no hypothesis of the {split!r} split has evidence: nothing to score")
     start = time.perf_counter()
     if graphs is not None:
         capped = ({**row, "evidence": list(row["evidence"] or ())[:limit]} for row in rows)
         hypothesis_scores, _ = graph_scores(capped, graphs, graph_matching)
+    elif method in ss.PATTERN_METHODS:
+        hypothesis_scores = ss.evidence_pair_scores(
+            model, patterns, premises, placement, batch_size, max_length
+        )[pairs]
     else:
         hypothesis_scores = scoring.model_pair_scores(
             method, model, premises, hypotheses, batch_size, max_length, placement
@@ -116,7 +133,7 @@ def run_score(
     seconds = time.perf_counter() - start
     if graphs is None:
         hypothesis_scores = scoring.max_per_hypothesis(
-            hypothesis_scores, owners, len(test), scoring.FLOOR[method]
+            hypothesis_scores, owners, len(test), scoring.FLOOR.get(method, ss.FLOOR)
         )
     references = np.asarray(test["label"]) == bench.schema.positive_label
     scores = aucnorm_scores(hypothesis_scores, references, return_curve=True)
@@ -135,6 +152,12 @@ def run_score(
         None,
         {
             "method": method,
+            # a saved S&S model: how it was trained, so a report labels its train → test cell
+            **(
+                {"training": training, "train_config": training["config"]}
+                if training and method in ss.PATTERN_METHODS
+                else {}
+            ),
             **(
                 {"graph": graph, "graph_measure": graph_measure, "graph_matching": graph_matching}
                 if graphs is not None
@@ -157,6 +180,7 @@ def run_score(
 
 # A Levy/Holt pair's columns: its premise is its hypothesis's one piece of evidence.
 PAIR_FIELDS = ("premise", "hypothesis", "premise_predicate", "hypothesis_predicate")
+SIDES = ("premise", "hypothesis")
 
 
 def hypotheses_with_evidence(test, evidence: str | None, config: str) -> list[dict]:
@@ -164,16 +188,25 @@ def hypotheses_with_evidence(test, evidence: str | None, config: str) -> list[di
     argument types pick the entailment graph); a Levy/Holt pair as its hypothesis with the
     premise as its one piece of evidence (Li et al., Table 17), without argument types, so a
     graph reads every type pair's edges merged, and fuzzy matching ignores argument order (exact
-    matching reads each predicate as an active subject-verb-object node)."""
+    matching reads each predicate as an active subject-verb-object node). Where the pair's
+    propositions are in columns (``premise_subject`` …), both sides keep them, for S&S."""
     columns = set(test.column_names)
     if evidence is not None and evidence in columns and "hypothesis" in columns:
         return [{**row, "evidence": row[evidence]} for row in test]
     if set(PAIR_FIELDS) <= columns:
+        parts = [part for part in ss.PARTS if {f"{s}_{part}" for s in SIDES} <= columns]
         return [
             {
                 "hypothesis": row["hypothesis"],
+                **{part: row[f"hypothesis_{part}"] for part in parts},
                 "predicate": row["hypothesis_predicate"],
-                "evidence": [{"text": row["premise"], "predicate": row["premise_predicate"]}],
+                "evidence": [
+                    {
+                        "text": row["premise"],
+                        **{part: row[f"premise_{part}"] for part in parts},
+                        "predicate": row["premise_predicate"],
+                    }
+                ],
             }
             for row in test
         ]

@@ -87,14 +87,7 @@ def pattern_method(
         return None
     columns = set(next(iter(bench.splits.values())).column_names)
     declared = [bench.preset, *PRESETS.values()]
-    templates = next(
-        (
-            preset.prompt_patterns
-            for preset in declared
-            if preset.prompt_patterns and set(preset.prompt_patterns.columns) <= columns
-        ),
-        None,
-    )
+    templates = declared_patterns(bench, columns)
     if templates is None:
         wanted = sorted(
             {", ".join(p.prompt_patterns.columns) for p in declared if p.prompt_patterns}
@@ -116,11 +109,26 @@ def pattern_method(
     return PatternMethod(method, templates, method == "ss-symmetric", positive)
 
 
+def declared_patterns(bench: Benchmark, columns) -> PromptPatterns | None:
+    """The patterns of the config's preset, else of the first preset that declares some, whose
+    columns are all among ``columns``; None where no preset's are."""
+    declared = [bench.preset, *PRESETS.values()]
+    return next(
+        (
+            preset.prompt_patterns
+            for preset in declared
+            if preset.prompt_patterns and set(preset.prompt_patterns.columns) <= set(columns)
+        ),
+        None,
+    )
+
+
 def encode_patterns(
     split: datasets.Dataset, tokenizer, method: PatternMethod, max_length: int
 ) -> datasets.Dataset:
     """Each row's pattern and antipattern sentences, tokenised (one list per row, patterns
-    first), with ``labels``: 1 where the row is an entailment, else 0."""
+    first), with ``labels``: 1 where the row is an entailment, else 0 (rows without a label,
+    ``score``'s pairs of evidence and hypothesis, get none)."""
 
     def tokenise(batch: dict) -> dict:
         names = list(batch)
@@ -132,7 +140,8 @@ def encode_patterns(
             tokens = tokenizer(method.sentences(row), truncation=True, max_length=max_length)
             for name, values in tokens.items():
                 encoded.setdefault(name, []).append(values)
-        encoded["labels"] = [int(label == method.positive) for label in batch["label"]]
+        if "label" in batch:
+            encoded["labels"] = [int(label == method.positive) for label in batch["label"]]
         return encoded
 
     return split.map(
@@ -230,12 +239,9 @@ def pair_scores(probabilities: np.ndarray, patterns: int) -> np.ndarray:
     return probabilities[:, :patterns].max(axis=1) - probabilities[:, patterns:].max(axis=1)
 
 
-def evaluate_patterns(
-    model, tokenizer, encoded, split, bench: Benchmark, settings, placement, method: PatternMethod
-) -> tuple[dict, dict, list[dict]]:
-    """Scores of S&S on an encoded split (:func:`encode_patterns`): each pair's score, an
-    entailment where above 0, and AUCnorm of the scores; the evaluation's throughput; and each
-    row's output (id, label, prediction, score, P(true) of each sentence)."""
+def true_probabilities(model, tokenizer, encoded, settings, placement) -> tuple[np.ndarray, float]:
+    """P(true) of each encoded pair's sentences (pairs × sentences, patterns first), every
+    sentence of every pair batched together by length, and the seconds the model took."""
     per_pair = len(encoded[0]["input_ids"]) if len(encoded) else 0
     names = [name for name in encoded.column_names if name != "labels"]
     flat = {name: [ids for row in encoded[name] for ids in row] for name in names}
@@ -245,7 +251,17 @@ def evaluate_patterns(
     with memory_guard(model.name_or_path, placement, settings.eval_batch_size, settings.max_length):
         logits = predict_logits(model, tokenizer, sentences, settings.eval_batch_size, placement)
     seconds = time.perf_counter() - start
-    true = softmax(logits)[:, SENTENCE_LABELS.index("true")].reshape(len(split), per_pair)
+    true = softmax(logits)[:, SENTENCE_LABELS.index("true")].reshape(len(encoded), per_pair)
+    return true, seconds
+
+
+def evaluate_patterns(
+    model, tokenizer, encoded, split, bench: Benchmark, settings, placement, method: PatternMethod
+) -> tuple[dict, dict, list[dict]]:
+    """Scores of S&S on an encoded split (:func:`encode_patterns`): each pair's score, an
+    entailment where above 0, and AUCnorm of the scores; the evaluation's throughput; and each
+    row's output (id, label, prediction, score, P(true) of each sentence)."""
+    true, seconds = true_probabilities(model, tokenizer, encoded, settings, placement)
     score = pair_scores(true, method.patterns)
     other = 1 - method.positive
     predictions = np.where(score > 0, method.positive, other)

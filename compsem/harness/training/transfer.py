@@ -53,12 +53,17 @@ def zero_shot_method(model: str, requested: str | None, training: dict | None) -
     if requested is None:
         return recorded or "classifier"
     if recorded and requested != recorded:
-        raise ValueError(
-            f"{model} was trained with --method {recorded} (its folder's manifest says so), "
-            f"so --method {requested} would score it with inputs it never learnt: drop --method "
-            f"or pass --method {recorded}"
-        )
+        raise contradiction(model, recorded, requested)
     return requested
+
+
+def contradiction(model: str, recorded: str, requested: str) -> ValueError:
+    """The error for a ``--method`` other than the one ``model``'s manifest records."""
+    return ValueError(
+        f"{model} was trained with --method {recorded} (its folder's manifest says so), "
+        f"so --method {requested} would score it with inputs it never learnt: drop --method "
+        f"or pass --method {recorded}"
+    )
 
 
 def check_sentence_classifier(model: str, method: str) -> None:
@@ -82,6 +87,23 @@ def check_sentence_classifier(model: str, method: str) -> None:
         )
 
 
+def load_pattern_classifier(model: str, method: str, placement: Placement):
+    """S&S's sentence classifier saved in ``model``, and its tokenizer; one ValueError where
+    the folder has no trained classification head."""
+    from transformers import AutoModelForSequenceClassification  # seconds to import
+
+    classifier, info = load_for_inference(model, AutoModelForSequenceClassification, placement)
+    if info["missing_keys"]:
+        raise ValueError(
+            f"{model} has no trained classification head (missing "
+            f"{sorted(info['missing_keys'])[0]} …): --method {method} needs a model saved "
+            "by compsem train --method ss --save-model"
+        )
+    tokenizer = load_tokenizer(model)
+    align_padding(classifier, tokenizer)
+    return classifier, tokenizer
+
+
 def score_patterns(
     bench: Benchmark,
     test: datasets.Dataset,
@@ -98,17 +120,7 @@ def score_patterns(
     """S&S's scores of the saved ``model`` on ``test`` (``split`` of ``bench``), written to
     ``out`` as a ``zero-shot`` result; ``max_length`` defaults to the length the model was
     trained at, else the preset's."""
-    from transformers import AutoModelForSequenceClassification  # seconds to import
-
-    classifier, info = load_for_inference(model, AutoModelForSequenceClassification, placement)
-    if info["missing_keys"]:
-        raise ValueError(
-            f"{model} has no trained classification head (missing "
-            f"{sorted(info['missing_keys'])[0]} …): --method {method.name} needs a model saved "
-            "by compsem train --method ss --save-model"
-        )
-    tokenizer = load_tokenizer(model)
-    align_padding(classifier, tokenizer)
+    classifier, tokenizer = load_pattern_classifier(model, method.name, placement)
     length = max_length or (training or {}).get("max_length") or bench.preset.max_length
     settings = SimpleNamespace(eval_batch_size=batch_size, max_length=length)
     encoded = method.encode(test, tokenizer, length)
