@@ -42,7 +42,11 @@ def trained(tmp_path_factory, levyholt, one_thread):  # noqa: F811 — the impor
     root = tmp_path_factory.mktemp("ss-score")
     configs = ["levyholt_full", "levyholt_directional"]
     export_benchmark("booqa", root / "lh-export", configs, levyholt=str(levyholt))
-    command = "train --config levyholt_full --method ss --save-model --device cpu --epochs 1"
+    # at a length of its own, which score must read the pairs at (not its default 128)
+    command = (
+        "train --config levyholt_full --method ss --save-model --device cpu --epochs 1 "
+        "--max-length 96"
+    )
     assert compsem(command, dataset=root / "lh-export", out=root / "lh") == 0
     return root / "lh" / "model-seed1"
 
@@ -82,6 +86,7 @@ def test_each_hypothesis_gets_the_max_of_its_evidence_pairs_ss_scores(booqa, tra
     settings = result["settings"]
     assert settings["method"] == "ss" and settings["train_config"] == "levyholt_full"
     assert settings["training"]["seed"] == 1 and settings["max_evidence"] == 3200
+    assert settings["max_length"] == 96  # the length the model was trained at
     assert {"aucnorm", "aucnorm_ci", "auc_50"} <= set(result["scores"])
     assert result["scores"]["released"]["aucnorm"] is not None
     assert next(tmp_path.glob("*-pr-curve.json")).exists() and next(tmp_path.glob("*.png"))

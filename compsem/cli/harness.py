@@ -110,7 +110,10 @@ def _training_arguments(parser: argparse.ArgumentParser, several_lengths: bool =
 
 
 def _inference_arguments(
-    parser: argparse.ArgumentParser, batch_size: int, max_length: int | None
+    parser: argparse.ArgumentParser,
+    batch_size: int,
+    max_length: int | None,
+    length_help: str | None = None,
 ) -> None:
     """The arguments of INFERENCE other than ``--model`` (each command says which kind of model
     it needs), and the device ones."""
@@ -124,7 +127,8 @@ def _inference_arguments(
     parser.add_argument(
         "--batch-size", type=bounded(int, 1), default=batch_size, help="examples per forward pass"
     )
-    _max_length_argument(parser, "in tokens" if max_length else "default: the preset's", max_length)
+    length_help = length_help or ("in tokens" if max_length else "default: the preset's")
+    _max_length_argument(parser, length_help, max_length)
     add_device_arguments(parser)
 
 
@@ -381,7 +385,9 @@ def add_commands(subparsers) -> None:
         type=bounded(int, 1),
         help="evidence per hypothesis (default 3200, Appendix G)",
     )
-    _inference_arguments(score, batch_size=64, max_length=128)
+    _inference_arguments(
+        score, 64, None, "in tokens (default 128; an S&S model: the length it was trained at)"
+    )
     score.set_defaults(handler=cmd_score)
 
     add_report_command(subparsers)  # compsem.cli.analysis: what it reads is runs

@@ -40,6 +40,8 @@ from compsem.harness.training import evidence_patterns as ss
 from compsem.harness.training import transfer
 from compsem.loading_scripts.entailment_graph import MATCHINGS, read_graphs
 
+MAX_LENGTH = 128  # tokens of an evidence-hypothesis pair an NLI or embedding model reads
+
 
 def run_score(
     dataset: str,
@@ -52,7 +54,7 @@ def run_score(
     max_evidence: int | None = None,
     max_eval_examples: int | None = None,
     batch_size: int = 64,
-    max_length: int = 128,
+    max_length: int | None = None,
     device: str = "auto",
     precision: str = "auto",
     graph: str | None = None,
@@ -91,6 +93,9 @@ def run_score(
     graphs = read_graphs(graph, graph_measure, graph_matching) if graph else None
     training = transfer.recorded_training(model) if model and not graph else None
     method = ss.score_method(model, method, training)
+    if max_length is None:  # an S&S model reads its pairs at the length it was trained at
+        recorded = (training or {}).get("max_length") if method in ss.PATTERN_METHODS else None
+        max_length = recorded or MAX_LENGTH
     if method in ss.PATTERN_METHODS:
         transfer.check_sentence_classifier(model, method)  # its config only, no weights
     model = graph if graph else (model or default_model())
