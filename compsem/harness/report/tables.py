@@ -378,7 +378,7 @@ def render(report: dict) -> str:
     if "curve" in report:
         parts.append(render_curves(report["curve"]))
     if "zero_shot" in report:
-        title = "## Zero-shot NLI (macro-F1)"
+        title = "## Zero-shot: NLI models and saved S&S models (macro-F1)"
         parts.append(render_by_class(title, report["zero_shot"], "macro-F1", "adjective_class"))
     if "prompt" in report:
         title = "## Masked-LM prompting (weighted F1)"
