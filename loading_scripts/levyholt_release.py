@@ -52,20 +52,23 @@ class LevyHoltError(ValueError):
     """The Levy/Holt folder or one of its lines is not in the documented format."""
 
 
-def _split_file(folder: Path, split: str) -> Path:
-    matches = sorted(
-        path
-        for suffix in (".txt", ".tsv")
-        for path in folder.rglob(f"{split}{suffix}")
-        if path.is_file()
+def shallowest_file(folder: Path, names: tuple[str, ...]) -> Path | None:
+    """The file named one of ``names`` anywhere under ``folder``, the shallowest first (the
+    release's own file, not a copy in a subset's subfolder); None where there is none."""
+    matches = [path for name in names for path in folder.rglob(name) if path.is_file()]
+    return min(
+        matches, key=lambda path: (len(path.relative_to(folder).parts), str(path)), default=None
     )
-    if not matches:
+
+
+def _split_file(folder: Path, split: str) -> Path:
+    found = shallowest_file(folder, (f"{split}.txt", f"{split}.tsv"))
+    if found is None:
         raise LevyHoltError(
             f"No {split}.txt (or {split}.tsv) under {folder}: pass --levyholt the folder of the "
             "Levy/Holt files train.txt, dev.txt and test.txt."
         )
-    # The shallowest file wins: the full files, not a copy in a subset's subfolder.
-    return min(matches, key=lambda path: (len(path.relative_to(folder).parts), str(path)))
+    return found
 
 
 def _triple(text: str, where: str) -> tuple[str, str, str]:

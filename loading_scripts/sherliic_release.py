@@ -27,6 +27,7 @@ from pathlib import Path
 import pyarrow as pa
 
 from compsem.files.bounded_read import UnreadableFile, check_file
+from compsem.loading_scripts.levyholt_release import shallowest_file
 
 SPLITS = ("train", "dev", "test")
 REQUIRED = ("dev", "test")  # as released; train is Schmitt and Schütze's split
@@ -36,12 +37,6 @@ _LABELS = {"yes": 1, "no": 0}
 
 class SherLIiCError(ValueError):
     """The SherLIiC folder or one of its rows is not in the documented format."""
-
-
-def _split_file(folder: Path, split: str) -> Path | None:
-    matches = sorted(path for path in folder.rglob(f"{split}.csv") if path.is_file())
-    # The shallowest file wins, as for Levy/Holt: not a copy in a subfolder.
-    return min(matches, key=lambda p: (len(p.relative_to(folder).parts), str(p)), default=None)
 
 
 def _example(examples: str, where: str, column: str) -> str:
@@ -99,7 +94,7 @@ def read_sherliic(folder: str | Path) -> dict[str, list[dict]]:
     folder = Path(folder)
     if not folder.is_dir():
         raise SherLIiCError(f"SherLIiC folder {folder} does not exist.")
-    files = {split: _split_file(folder, split) for split in SPLITS}
+    files = {split: shallowest_file(folder, (f"{split}.csv",)) for split in SPLITS}
     missing = [split for split in REQUIRED if files[split] is None]
     if missing:
         raise SherLIiCError(
