@@ -46,11 +46,8 @@ def score_method(model: str | None, requested: str, training: dict | None) -> st
         if requested not in ("auto", recorded):
             raise transfer.contradiction(model, recorded, requested)
         return recorded
-    if recorded and requested in PATTERN_METHODS:
-        raise ValueError(
-            f"{model} was trained with --method {recorded} (its folder's manifest says so), "
-            f"so --method {requested} would score it with inputs it never learnt: drop --method"
-        )
+    if recorded and requested in PATTERN_METHODS:  # score has no --method classifier to offer
+        raise transfer.contradiction(model, recorded, requested, offer=False)
     if requested in PATTERN_METHODS and model is None:
         raise ValueError(
             f"--method {requested} needs --model: the folder compsem train --method "

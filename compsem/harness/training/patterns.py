@@ -86,11 +86,10 @@ def pattern_method(
     if method == "classifier":
         return None
     columns = set(next(iter(bench.splits.values())).column_names)
-    declared = [bench.preset, *PRESETS.values()]
     templates = declared_patterns(bench, columns)
     if templates is None:
         wanted = sorted(
-            {", ".join(p.prompt_patterns.columns) for p in declared if p.prompt_patterns}
+            {", ".join(p.prompt_patterns.columns) for p in declaring(bench) if p.prompt_patterns}
         )
         raise ValueError(
             f"--method {method} puts a pair of propositions into S&S's patterns, but config "
@@ -109,14 +108,18 @@ def pattern_method(
     return PatternMethod(method, templates, method == "ss-symmetric", positive)
 
 
+def declaring(bench: Benchmark) -> list:
+    """The presets whose patterns a config may use: its own first, then every other."""
+    return [bench.preset, *PRESETS.values()]
+
+
 def declared_patterns(bench: Benchmark, columns) -> PromptPatterns | None:
     """The patterns of the config's preset, else of the first preset that declares some, whose
     columns are all among ``columns``; None where no preset's are."""
-    declared = [bench.preset, *PRESETS.values()]
     return next(
         (
             preset.prompt_patterns
-            for preset in declared
+            for preset in declaring(bench)
             if preset.prompt_patterns and set(preset.prompt_patterns.columns) <= set(columns)
         ),
         None,

@@ -57,12 +57,14 @@ def zero_shot_method(model: str, requested: str | None, training: dict | None) -
     return requested
 
 
-def contradiction(model: str, recorded: str, requested: str) -> ValueError:
-    """The error for a ``--method`` other than the one ``model``'s manifest records."""
+def contradiction(model: str, recorded: str, requested: str, offer: bool = True) -> ValueError:
+    """The error for a ``--method`` other than the one ``model``'s manifest records; ``offer``:
+    name ``--method RECORDED`` as the other fix (not where the command has no such method)."""
+    alternative = f" or pass --method {recorded}" if offer else ""
     return ValueError(
         f"{model} was trained with --method {recorded} (its folder's manifest says so), "
-        f"so --method {requested} would score it with inputs it never learnt: drop --method "
-        f"or pass --method {recorded}"
+        f"so --method {requested} would score it with inputs it never learnt: drop --method"
+        f"{alternative}"
     )
 
 
