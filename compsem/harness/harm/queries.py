@@ -98,6 +98,24 @@ def read_queries(path: Path) -> list[Query]:
     return queries
 
 
+def parse_queries(nlp, texts: list[str]) -> list:
+    """Each query parsed as a sentence: a how-to title ends without the full stop the parser's
+    training sentences end with, and without it a small parser splits "a jump shot" in two."""
+    return list(nlp.pipe(text if text[-1:] in ".?!" else f"{text}." for text in texts))
+
+
+def noun_phrases(doc) -> list:
+    """spaCy's noun chunks, and the phrases its tagger missed: a word a determiner modifies is
+    a noun's head whatever its tag ("for a tattoo", "tattoo" tagged an adverb)."""
+    chunks = list(doc.noun_chunks)
+    inside = {token.i for chunk in chunks for token in chunk}
+    for token in doc:
+        determiners = [child for child in token.lefts if child.dep_ == "det"]
+        if determiners and token.i not in inside and token.pos_ not in ("VERB", "AUX"):
+            chunks.append(doc[determiners[0].i : token.i + 1])
+    return sorted(chunks, key=lambda chunk: chunk.start)
+
+
 def keyword_phrases(doc, keywords: dict[str, str]) -> list[KeywordPhrase]:
     """Every noun phrase of a parsed query whose head noun, alone or with the words before it
     (a multi-word keyword, "shop lift", whose first word the parser may leave outside the
@@ -105,7 +123,7 @@ def keyword_phrases(doc, keywords: dict[str, str]) -> list[KeywordPhrase]:
     wins; the phrase runs from its first word after any determiner to its head."""
     longest = max(len(keyword.split()) for keyword in keywords.values()) + 2
     found = []
-    for chunk in doc.noun_chunks:
+    for chunk in noun_phrases(doc):
         head = chunk.root
         words = [t for t in chunk if t.i <= head.i]
         while len(words) > 1 and words[0].pos_ in _DROPPED:

@@ -19,6 +19,7 @@ from compsem.harness.harm.queries import (
     TASKS,
     Query,
     keyword_phrases,
+    parse_queries,
     read_keywords,
     read_queries,
 )
@@ -123,7 +124,8 @@ def judge_by_phrases(run: HarmRun, spec: HarmDetection, queries: list[Query], ke
     id2label = classifiers.model_labels(run.model)
     harmful = classifiers.harmful_labels(run.task, spec, id2label)  # before any loading
     nlp = load_pipeline(run.spacy_model or DEFAULT_SPACY_MODEL)
-    found = [keyword_phrases(doc, keywords) for doc in nlp.pipe(q.text for q in queries)]
+    docs = parse_queries(nlp, [q.text for q in queries])
+    found = [keyword_phrases(doc, keywords) for doc in docs]
     model, tokenizer = classifiers.load_pair_classifier(run.model, placement)
     pairs = [classifiers.sentences(run.task, spec, p) for phrases in found for p in phrases]
     defined = [classifiers.same_sentence_label(run.task, spec, pair) for pair in pairs]
