@@ -272,7 +272,7 @@ def release_entries(folder: Path) -> dict[str, list[tuple[str, str, str, str]]]:
 def read_original_lexicon(folder: Path, attributes: dict[str, Attribute]) -> ModifierLexicon:
     """The RNPC lexicon as a :class:`ModifierLexicon` over ``attributes`` plus derived ones."""
     entries = release_entries(folder)
-    shipped = {m.text.lower(): m for m in load_modifier_lexicon().modifiers}
+    shipped = {(m.text.lower(), m.category): m for m in load_modifier_lexicon().modifiers}
     attributes = dict(attributes)
     modifiers, dropped = [], []
     for key, listed in entries.items():
@@ -281,8 +281,8 @@ def read_original_lexicon(folder: Path, attributes: dict[str, Attribute]) -> Mod
         if len(categories) > 1:
             dropped.append(f"{text}: listed as {' and '.join(categories)}")
             continue
-        ours = shipped.get(key)
-        if ours is not None and ours.category == category:
+        ours = shipped.get((key, category))
+        if ours is not None:
             modifiers.append(Modifier(text, category, ours.attribute, ours.kind, ours.applies_to))
             continue
         attribute = _derived_attribute(category, name, where)

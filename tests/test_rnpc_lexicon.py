@@ -48,7 +48,11 @@ def test_shipped_lexicon_has_400_modifiers_of_every_category_and_kind(lexicon):
     kinds = {m.kind for m in lexicon.modifiers if m.category == "subsective"}
     assert kinds == set(SUBSECTIVE_KINDS)
     assert all(not m.kind for m in lexicon.modifiers if m.category != "subsective")
-    assert len({m.text for m in lexicon.modifiers}) == len(lexicon)
+    # one row per modifier and category; a modifier listed again names the nouns it is for
+    assert len({(m.text, m.category) for m in lexicon.modifiers}) == len(lexicon)
+    first = {}
+    for m in lexicon.modifiers:
+        assert first.setdefault(m.text, m) is m or m.applies_to, m
 
 
 def test_the_issue_s_examples_have_the_categories_and_kinds_the_rules_need(lexicon):
@@ -158,8 +162,32 @@ def test_a_lexicon_without_privative_modifiers_is_refused(tmp_path):
 
 def test_a_modifier_listed_twice_differently_is_refused(tmp_path):
     text = HEADER + "red\tintersective\tcolour\t\t\nred\tprivative\tauthenticity\t\t\n"
-    with pytest.raises(LexiconError, match="'red' is listed twice"):
+    with pytest.raises(LexiconError, match="'red' is listed again without applies_to"):
         load_modifier_lexicon(write(tmp_path, text))
+    text = HEADER + "red\tintersective\tcolour\t\t\nred\tintersective\tsize\t\tanimal\n"
+    with pytest.raises(LexiconError, match="'red' is listed twice as intersective"):
+        load_modifier_lexicon(write(tmp_path, text))
+
+
+def test_a_material_is_privative_for_the_nouns_its_later_row_names(lexicon):
+    """RNPC §4: a material modifier can be privative. A paper bag is a bag, a paper sword is
+    not a sword: the later row takes the nouns it names from the earlier one."""
+    vocabulary = build_vocabulary(lexicon, load_nouns())
+    words = vocabulary.modifiers["modifier"]
+    nouns = list(vocabulary.nouns["noun"])
+    paper = {vocabulary.modifiers["category"][i]: i for i in np.flatnonzero(words == "paper")}
+    assert set(paper) == {"intersective", "privative"}
+    fits = vocabulary.fits
+    for noun, category in (
+        ("bag", "intersective"),
+        ("sword", "privative"),
+        ("pistol", "privative"),
+    ):
+        assert fits[paper[category], nouns.index(noun)], noun
+    assert not (fits[paper["intersective"]] & fits[paper["privative"]]).any()
+    # the two rows of a word never stack (no 'paper paper gun')
+    assert not vocabulary.stacks[paper["intersective"], paper["privative"]]
+    assert not vocabulary.stacks[paper["privative"], paper["intersective"]]
 
 
 def test_missing_lexicon_file(tmp_path):

@@ -114,9 +114,14 @@ def modifier_sides(
     task: str, inputs: TaskInputs, share: float, rng: np.random.Generator
 ) -> dict[str, np.ndarray]:
     """Per position, the modifiers kept for train (and validation) and those kept for test:
-    ``share`` of each stratum, at least one on each side where the stratum has two."""
+    ``share`` of each stratum, at least one on each side where the stratum has two. A word with
+    a row per category (paper: intersective, and privative for guns) is on train's side when
+    any of its rows is drawn for it, so no word is on both sides."""
     stratum = strata(task, inputs.vocabulary)
     allowed = np.flatnonzero(usable(task, inputs))
+    texts = inputs.vocabulary.modifiers["modifier"]
+    first = {text: index for index, text in reversed(list(enumerate(texts)))}
+    leader = np.array([first[text] for text in texts], dtype=np.int64)
     sides = {}
     for position in ("m1", "m2"):
         train = []
@@ -124,7 +129,8 @@ def modifier_sides(
             members = rng.permutation(allowed[stratum[allowed] == name])
             if len(members) > 1:
                 train.extend(members[: min(len(members) - 1, max(1, round(share * len(members))))])
-        train = np.sort(np.array(train, dtype=np.int64))
+        train = np.array(train, dtype=np.int64)
+        train = allowed[np.isin(leader[allowed], leader[train])]
         sides[f"{position}_train"] = train
         sides[f"{position}_test"] = np.setdiff1d(allowed, train)
     return sides

@@ -3,7 +3,10 @@
 ``rnpc_modifiers.tsv``: ``modifier, category, attribute, subsective_kind, applies_to`` — category
 intersective, subsective or privative (McCrae et al. 2014, RNPC §2); subsective modifiers say
 whether they are *relative* to a comparison class, judge the noun's *role*, or name a *stage* of a
-role (the label rules need it); ``applies_to`` optionally replaces the attribute's nouns.
+role (the label rules need it); ``applies_to`` optionally replaces the attribute's nouns. A modifier
+whose category depends on its noun has one row per category, each later row naming the nouns it
+is for (``applies_to``), which it takes from the rows before it: paper is intersective in a paper
+bag and privative in a paper gun (RNPC §4: a material modifier such as *wooden* can be privative).
 ``rnpc_attributes.tsv``: per attribute, its dimension, the nouns it applies to, the determiner it
 forces and its adjective order. ``rnpc_effects.tsv``: per attribute, its effect on a noun's defining
 event (EPC) with a rationale.
@@ -175,7 +178,8 @@ def read_attributes(
 def parse_modifier_rows(
     rows: list[tuple[int, list[str]]], attributes: dict[str, Attribute], source: str
 ) -> tuple[Modifier, ...]:
-    modifiers: dict[str, Modifier] = {}
+    modifiers: dict[tuple, Modifier] = {}
+    categories: dict[str, str] = {}
     for number, (text, category, attribute, kind, applies) in rows:
         where = f"{source}, line {number}"
         category = category.lower()
@@ -201,12 +205,19 @@ def parse_modifier_rows(
                 "subsective_kind. Leave the column empty."
             )
         modifier = Modifier(text, category, attribute, kind, tuple(applies.split()))
-        if modifiers.get(text, modifier) != modifier:
+        if text in categories and not modifier.applies_to:
             raise LexiconError(
-                f"{where}: {text!r} is listed twice with different entries; keep one row per "
-                "modifier."
+                f"{where}: {text!r} is listed again without applies_to; a later row of a "
+                "modifier names the nouns it is for (a paper gun: privative for gun.n.01), or "
+                "keep one row per modifier."
             )
-        modifiers[text] = modifier
+        if (text, category) in modifiers and modifiers[text, category] != modifier:
+            raise LexiconError(
+                f"{where}: {text!r} is listed twice as {category} with different entries; keep "
+                "one row per modifier and category."
+            )
+        categories.setdefault(text, category)
+        modifiers[text, category] = modifier
     return tuple(modifiers.values())
 
 

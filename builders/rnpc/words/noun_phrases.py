@@ -103,9 +103,11 @@ def fit_matrix(modifiers: pa.Table, nouns: pa.Table) -> np.ndarray:
     for index, selectors in enumerate(applies):
         for selector in selectors:
             fits[index] |= masks[selector]
-    same = np.array(modifiers["modifier"].to_pylist(), dtype=object)[:, None] == np.array(
-        nouns["noun"].to_pylist(), dtype=object
-    )
+    texts = np.array(modifiers["modifier"].to_pylist(), dtype=object)
+    for index in range(len(texts)):  # a later row of a modifier takes its nouns from earlier ones
+        earlier = np.flatnonzero(texts[:index] == texts[index])
+        fits[earlier] &= ~fits[index]
+    same = texts[:, None] == np.array(nouns["noun"].to_pylist(), dtype=object)
     return fits & ~same
 
 
@@ -135,8 +137,10 @@ def stack_matrix(modifiers: dict[str, np.ndarray]) -> np.ndarray:
         modifiers["determiner"],
     )
     forcing = determiner != "indefinite"
+    text = modifiers["modifier"]
     stacks = (
         (dimension[:, None] != dimension[None, :])
+        & (text[:, None] != text[None, :])  # the rows of a noun-dependent modifier
         & (order[:, None].astype(int) <= order[None, :].astype(int))
         & ~(forcing[:, None] & forcing[None, :])
         & (determiner != "definite")[None, :]
