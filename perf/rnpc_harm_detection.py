@@ -17,12 +17,17 @@ The runs (on a shared 2-core machine, one thread each):
 
 The diagnosis beside the 20 queries (the 150 others are held out): each EPC model on the
 held-out epc_challenge test rows whose event is evaluative ("is harmful": the harm question's
-shape), an earlier model (``--before``; the record's: seed 1 trained on RNPC 4.1.0's
-epc_challenge, before its events said whether N is harmful) beside it, and each SPTE model on one-modifier pairs
-shaped like the harm question, modifiers from RNPC's lexicon.
+shape), an earlier model (``--before``: one trained before RNPC 4.2.0's evaluative events)
+beside it; each SPTE model on one-modifier pairs shaped like the harm question, modifiers from
+RNPC's lexicon, and on WordNet's noun compounds of harmful nouns, earlier models
+(``--spte-before``) beside them.
 
 Usage: python perf/rnpc_harm_detection.py --runs RUNS [--export EXPORT] [--before MODEL]
+                                          [--spte-before MODEL ...]
                                           [--out perf/measured/records/...json]
+
+The record of 2026-12-02 (RNPC 4.3.0): --export, the 4.3.0 challenge export; --spte-before,
+the three SPTE models trained the same way on 4.2.0's spte_challenge (no --before).
 """
 
 from __future__ import annotations
@@ -109,6 +114,7 @@ def one_modifier_spte(model: Path, per_category: int = 40, seed: int = 0) -> dic
     => "This is a gun."), modifiers drawn from RNPC's lexicon: a privative one should give
     non_entailment, an intersective or subsective one entailment. Its accuracy per category."""
     import random
+    from collections import Counter
 
     import torch
     from transformers import AutoModelForSequenceClassification, AutoTokenizer
@@ -119,8 +125,13 @@ def one_modifier_spte(model: Path, per_category: int = 40, seed: int = 0) -> dic
     rng = random.Random(seed)
     lexicon = load_modifier_lexicon()
     pairs = []
+    # a word with a row per category (paper: a paper bag, a paper gun) is left out: its category
+    # here would depend on the noun drawn
+    listed = Counter(m.text for m in lexicon.modifiers)
     for category in ("privative", "intersective", "subsective"):
-        words = sorted(m.text for m in lexicon.modifiers if m.category == category)
+        words = sorted(
+            m.text for m in lexicon.modifiers if m.category == category and listed[m.text] == 1
+        )
         gold = "non_entailment" if category == "privative" else "entailment"
         for word in rng.sample(words, per_category):
             noun = rng.choice(HARMFUL_NOUNS)
@@ -137,6 +148,65 @@ def one_modifier_spte(model: Path, per_category: int = 40, seed: int = 0) -> dic
     for pair, label in zip(pairs, said, strict=True):
         right.setdefault(pair[3], []).append(classifier.config.id2label[label] == pair[2])
     return {category: round(sum(r) / len(r), 3) for category, r in right.items()}
+
+
+def wordnet_compounds() -> list[tuple[str, str, str]]:
+    """WordNet's two-word compounds of :data:`HARMFUL_NOUNS` whose first word is a noun only
+    ("water gun", "machine gun"), as (compound, head, gold): entailment when a synset of the
+    compound sits under a sense of the head, non_entailment when each sits under neither a
+    sense of the head nor one of their hypernyms (a water pistol is a plaything); the rest
+    (a sibling of the head: an air rifle is an air gun) are left out.
+    Compounds are outside RNPC's lexicon: this says how a model trained on it reads them."""
+    from compsem.resources.wordnet import wordnet
+
+    wn = wordnet()
+    found: dict[tuple[str, str], set[str]] = {}
+    for head in HARMFUL_NOUNS:
+        senses = set(wn.synsets(head, "n"))
+        parents = {parent for sense in senses for parent in sense.hypernyms()}
+        for synset in wn.all_synsets("n"):
+            for lemma in synset.lemmas():
+                first, _, last = lemma.name().lower().partition("_")
+                if last != head or wn.synsets(first, "a") or not wn.synsets(first, "n"):
+                    continue
+                above = set(synset.closure(lambda s: s.hypernyms() + s.instance_hypernyms()))
+                reading = "entailment" if above & senses else "sibling" if above & parents else ""
+                found.setdefault((f"{first} {head}", head), set()).add(reading or "non_entailment")
+    return sorted(
+        (compound, head, "entailment" if "entailment" in readings else "non_entailment")
+        for (compound, head), readings in found.items()
+        if "entailment" in readings or readings == {"non_entailment"}
+    )
+
+
+def compound_spte(model: Path) -> dict:
+    """The SPTE model on :func:`wordnet_compounds` ("This is a water gun." => "This is a
+    gun."): recall of each gold label, and how many compounds hold it."""
+    import torch
+    from transformers import AutoModelForSequenceClassification, AutoTokenizer
+
+    from compsem.text.articles import with_article
+
+    compounds = wordnet_compounds()
+    classifier = AutoModelForSequenceClassification.from_pretrained(model).eval()
+    tokenizer = AutoTokenizer.from_pretrained(model)
+    with torch.inference_mode():
+        encoded = tokenizer(
+            [f"This is {with_article(c)}." for c, _, _ in compounds],
+            [f"This is {with_article(head)}." for _, head, _ in compounds],
+            padding=True,
+            return_tensors="pt",
+        )
+        said = classifier(**encoded).logits.argmax(-1).tolist()
+    recall = {}
+    for gold in ("entailment", "non_entailment"):
+        right = [
+            classifier.config.id2label[s] == gold
+            for s, (_, _, g) in zip(said, compounds, strict=True)
+            if g == gold
+        ]
+        recall[gold] = {"compounds": len(right), "recall": round(sum(right) / len(right), 3)}
+    return recall
 
 
 def _cell(value) -> str:
@@ -194,7 +264,9 @@ def read_results(folders: list[Path]) -> list[dict]:
     return [result | {"source": source} for result, source in zip(results, sources, strict=True)]
 
 
-def record(runs: Path, export: Path | None = None, before: Path | None = None) -> dict:
+def record(
+    runs: Path, export: Path | None = None, before: Path | None = None, spte_before=()
+) -> dict:
     results = read_results([runs / "harm"])
     results.sort(
         key=lambda r: (ORDER[classifier_name(r).split(" (")[0]], classifier_name(r), r["model"])
@@ -226,6 +298,8 @@ def record(runs: Path, export: Path | None = None, before: Path | None = None) -
     if export and before:
         evaluative["the --before model"] = evaluative_accuracy(before, export)
     one_modifier = {m.name: one_modifier_spte(m) for m in models["spte"]}
+    compounds = {m.name: compound_spte(m) for m in models["spte"]}
+    compounds |= {f"{m.name} of --spte-before": compound_spte(m) for m in spte_before}
     n, harmful = results[0]["scores"]["n"], results[0]["scores"]["harmful"]
     epc_model = runs / "train_epc" / "model-seed1"
     probes = probe(epc_model) if epc_model.exists() else []
@@ -242,7 +316,8 @@ def record(runs: Path, export: Path | None = None, before: Path | None = None) -
             for task, m in means.items()
         )
         + f". Only {n} queries ({harmful} harmful; the sample of the release's 170 that compsem "
-        "may read): "
+        f"may read; never answering harmful scores {(n - harmful) / n:.3f} on them, 0.50 on the "
+        "balanced 170): "
         "an interval spans about ±0.2; targets (issue 53): EPC ≥ 0.70, SPTE ≥ 0.60, "
         "always-harmful 0.50 on the balanced 170.",
         "The classifiers' accuracy on their challenge config's generated validation rows, per "
@@ -281,9 +356,28 @@ def record(runs: Path, export: Path | None = None, before: Path | None = None) -
             if one_modifier
             else []
         ),
+        *(
+            [
+                "SPTE on WordNet's noun compounds of harmful nouns ('This is a water gun.' => "
+                "'This is a gun.'; gold: entailment when WordNet puts the compound under the "
+                "noun, non_entailment when under neither it nor its hypernyms), recall per gold "
+                "label: "
+                + "; ".join(
+                    f"{name} "
+                    + ", ".join(
+                        f"{gold} {r['recall']} of {r['compounds']}" for gold, r in found.items()
+                    )
+                    for name, found in compounds.items()
+                )
+                + ". Compounds are outside RNPC's lexicon and tasks."
+            ]
+            if compounds
+            else []
+        ),
     ]
     return {
-        "command": "python perf/rnpc_harm_detection.py --runs RUNS --export EXPORT --before MODEL (runs listed in its docstring)",
+        "command": "python perf/rnpc_harm_detection.py --runs RUNS --export EXPORT "
+        "--spte-before MODEL ... (runs listed in its docstring)",
         "machine": "2 shared, loaded CPU cores (AMD EPYC), one thread per run",
         "date": max(r["created"] for r in results)[:10],
         "versions": {"rnpc": max(versions.values(), key=_version_key)} if versions else {},
@@ -306,6 +400,7 @@ def record(runs: Path, export: Path | None = None, before: Path | None = None) -
             "epc_seed1_probes": probes,
             "epc_evaluative_test_rows": evaluative,
             "spte_one_modifier_pairs": one_modifier,
+            "spte_wordnet_compounds": compounds,
         },
         "renderer": "table",
     }
@@ -317,8 +412,11 @@ def main() -> None:
     parser.add_argument("--out", type=Path, default=RECORD)
     parser.add_argument("--export", type=Path, help="the challenge export the EPC models saw")
     parser.add_argument("--before", type=Path, help="an earlier EPC model to compare")
+    parser.add_argument(
+        "--spte-before", type=Path, nargs="*", default=(), help="earlier SPTE models to compare"
+    )
     args = parser.parse_args()
-    found = record(args.runs, args.export, args.before)
+    found = record(args.runs, args.export, args.before, args.spte_before)
     args.out.write_text(json.dumps(found, indent=2, ensure_ascii=False) + "\n")
     print(f"wrote {args.out}")
 
