@@ -229,5 +229,9 @@ CHANGELOG = {
     "Changed: every config (the draws meet the new entries); the rules, sizes and label "
     "balance are unchanged, and so is the rules' agreement with the human dev half (SPTE 0.880 "
     "at coverage 0.868, MPTE 0.861 at 0.811, EPC 0.737 at 0.513). Hypothesis-only probe on "
-    "spte_challenge 68.6% on validation, 66.4% on test (bound 70%).",
+    "spte_challenge 68.6% on validation, 66.4% on test (bound 70%). Transfer to the human dev "
+    "half (perf/rnpc_transfer.py, SPTE, 3 seeds): 0.839 (seeds 0.809, 0.857, 0.852; 4.0.0: "
+    "0.841). Harm detection (§8) with MiniLM trained on the new challenge rows, 20 sample "
+    "queries: SPTE-based 0.750 (4.2.0's models: 0.533), EPC-based 0.883 "
+    "(perf/measured/records/rnpc_harm_detection.json).",
 }
