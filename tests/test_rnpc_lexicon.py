@@ -169,6 +169,13 @@ def test_a_modifier_listed_twice_differently_is_refused(tmp_path):
         load_modifier_lexicon(write(tmp_path, text))
 
 
+def test_the_same_row_twice_is_read_once(tmp_path):
+    row = "red\tintersective\tcolour\t\t\n"
+    rows = "big\tsubsective\tsize\trelative\t\nfake\tprivative\tauthenticity\t\t\n"
+    lexicon = load_modifier_lexicon(write(tmp_path, HEADER + row + rows + row))
+    assert [m.text for m in lexicon.modifiers] == ["red", "big", "fake"]
+
+
 def test_a_material_is_privative_for_the_nouns_its_later_row_names(lexicon):
     """RNPC §4: a material modifier can be privative. A paper bag is a bag, a paper sword is
     not a sword: the later row takes the nouns it names from the earlier one."""

@@ -179,7 +179,7 @@ def parse_modifier_rows(
     rows: list[tuple[int, list[str]]], attributes: dict[str, Attribute], source: str
 ) -> tuple[Modifier, ...]:
     modifiers: dict[tuple, Modifier] = {}
-    categories: dict[str, str] = {}
+    listed: set[str] = set()
     for number, (text, category, attribute, kind, applies) in rows:
         where = f"{source}, line {number}"
         category = category.lower()
@@ -205,7 +205,9 @@ def parse_modifier_rows(
                 "subsective_kind. Leave the column empty."
             )
         modifier = Modifier(text, category, attribute, kind, tuple(applies.split()))
-        if text in categories and not modifier.applies_to:
+        if modifiers.get((text, category)) == modifier:
+            continue  # the same row twice
+        if text in listed and not modifier.applies_to:
             raise LexiconError(
                 f"{where}: {text!r} is listed again without applies_to; a later row of a "
                 "modifier names the nouns it is for (a paper gun: privative for gun.n.01), or "
@@ -216,7 +218,7 @@ def parse_modifier_rows(
                 f"{where}: {text!r} is listed twice as {category} with different entries; keep "
                 "one row per modifier and category."
             )
-        categories.setdefault(text, category)
+        listed.add(text)
         modifiers[text, category] = modifier
     return tuple(modifiers.values())
 
