@@ -230,8 +230,10 @@ CHANGELOG = {
     "balance are unchanged, and so is the rules' agreement with the human dev half (SPTE 0.880 "
     "at coverage 0.868, MPTE 0.861 at 0.811, EPC 0.737 at 0.513). Hypothesis-only probe on "
     "spte_challenge 68.6% on validation, 66.4% on test (bound 70%). Transfer to the human dev "
-    "half (perf/rnpc_transfer.py, SPTE, 3 seeds): 0.839 (seeds 0.809, 0.857, 0.852; 4.0.0: "
-    "0.841). Harm detection (§8) with MiniLM trained on the new challenge rows, 20 sample "
+    "half (perf/rnpc_transfer.py, 3 seeds): SPTE 0.839 (seeds 0.809, 0.857, 0.852; 4.0.0: "
+    "0.841), MPTE 0.735 (4.0.0: 0.724), EPC 0.500 (seeds 0.506, 0.506, 0.488), where the same "
+    "run on 4.2.0's rows gives 0.530 (0.517, 0.531, 0.541): a cost to EPC larger than a "
+    "build's draw moves it (about 0.01), not yet explained. Harm detection (§8) with MiniLM trained on the new challenge rows, 20 sample "
     "queries: SPTE-based 0.750 (4.2.0's models: 0.533), EPC-based 0.883 "
     "(perf/measured/records/rnpc_harm_detection.json).",
 }
