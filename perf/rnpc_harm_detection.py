@@ -50,24 +50,26 @@ PROBES = (
 )
 
 
-def probe(model: Path) -> list[str]:
-    """The EPC model's label and its probability for each pair of :data:`PROBES`."""
-    import torch
+def labels_of(model: Path, pairs: list[tuple[str, str]]) -> list[tuple[str, float]]:
+    """Each pair's label by the classifier saved at ``model``, with its probability: the
+    harness's own scoring (``compsem.harness.harm.classifiers.pair_probabilities``), on CPU."""
     from transformers import AutoModelForSequenceClassification, AutoTokenizer
+
+    from compsem.harness.harm.classifiers import pair_probabilities
 
     classifier = AutoModelForSequenceClassification.from_pretrained(model).eval()
     tokenizer = AutoTokenizer.from_pretrained(model)
-    said = []
-    with torch.inference_mode():
-        for first, second in PROBES:
-            p = torch.softmax(
-                classifier(**tokenizer(first, second, return_tensors="pt")).logits, -1
-            )
-            label = int(p.argmax())
-            said.append(
-                f"{second!r} vs {first!r}: {classifier.config.id2label[label]} ({float(p[0, label]):.2f})"
-            )
-    return said
+    probabilities = pair_probabilities(classifier, tokenizer, pairs, "cpu")
+    id2label = classifier.config.id2label
+    return [(id2label[int(p.argmax())], float(p.max())) for p in probabilities]
+
+
+def probe(model: Path) -> list[str]:
+    """The EPC model's label and its probability for each pair of :data:`PROBES`."""
+    return [
+        f"{second!r} vs {first!r}: {label} ({p:.2f})"
+        for (first, second), (label, p) in zip(PROBES, labels_of(model, list(PROBES)), strict=True)
+    ]
 
 
 # the events that say what harm detection's EPC sentences say ("A gun is harmful.")
@@ -79,28 +81,17 @@ def evaluative_accuracy(model: Path, export: Path) -> dict:
     evaluative (``EVALUATIVE``), phrases no train row holds: the harm question's shape, labelled
     by RNPC's rules, per label and in all."""
     import pandas as pd
-    import torch
-    from transformers import AutoModelForSequenceClassification, AutoTokenizer
 
     rows = pd.read_parquet(next((export / "epc_challenge").glob("test-*.parquet")))
     rows = rows[rows["event"].isin(EVALUATIVE)]
-    classifier = AutoModelForSequenceClassification.from_pretrained(model).eval()
-    tokenizer = AutoTokenizer.from_pretrained(model)
-    label2id = classifier.config.label2id
     names = ("less_plausible", "equally_plausible", "more_plausible")
-    gold = [label2id[names[label]] for label in rows["label"]]
-    said = []
-    with torch.inference_mode():
-        for start in range(0, len(rows), 64):
-            batch = rows.iloc[start : start + 64]
-            encoded = tokenizer(
-                list(batch["event1"]), list(batch["event2"]), padding=True, return_tensors="pt"
-            )
-            said += classifier(**encoded).logits.argmax(-1).tolist()
+    gold = [names[label] for label in rows["label"]]
+    pairs = list(zip(rows["event1"], rows["event2"], strict=True))
+    said = [label for label, _ in labels_of(model, pairs)]
     right = [g == s for g, s in zip(gold, said, strict=True)]
     by_label = {
-        name: round(sum(r for r, g in zip(right, gold, strict=True) if g == label2id[name])
-                    / max(1, gold.count(label2id[name])), 3)
+        name: round(sum(r for r, g in zip(right, gold, strict=True) if g == name)
+                    / max(1, gold.count(name)), 3)
         for name in names
     }  # fmt: skip
     return {"rows": len(rows), "accuracy": round(sum(right) / len(rows), 3), "by_label": by_label}
@@ -115,9 +106,6 @@ def one_modifier_spte(model: Path, per_category: int = 40, seed: int = 0) -> dic
     non_entailment, an intersective or subsective one entailment. Its accuracy per category."""
     import random
     from collections import Counter
-
-    import torch
-    from transformers import AutoModelForSequenceClassification, AutoTokenizer
 
     from compsem.resources.modifiers import load_modifier_lexicon
     from compsem.text.articles import with_article
@@ -137,16 +125,10 @@ def one_modifier_spte(model: Path, per_category: int = 40, seed: int = 0) -> dic
             noun = rng.choice(HARMFUL_NOUNS)
             said = (f"This is {with_article(f'{word} {noun}')}.", f"This is {with_article(noun)}.")
             pairs.append((*said, gold, category))
-    classifier = AutoModelForSequenceClassification.from_pretrained(model).eval()
-    tokenizer = AutoTokenizer.from_pretrained(model)
-    with torch.inference_mode():
-        encoded = tokenizer(
-            [p[0] for p in pairs], [p[1] for p in pairs], padding=True, return_tensors="pt"
-        )
-        said = classifier(**encoded).logits.argmax(-1).tolist()
+    said = labels_of(model, [(first, second) for first, second, _, _ in pairs])
     right: dict[str, list[bool]] = {}
-    for pair, label in zip(pairs, said, strict=True):
-        right.setdefault(pair[3], []).append(classifier.config.id2label[label] == pair[2])
+    for pair, (label, _) in zip(pairs, said, strict=True):
+        right.setdefault(pair[3], []).append(label == pair[2])
     return {category: round(sum(r) / len(r), 3) for category, r in right.items()}
 
 
@@ -160,18 +142,19 @@ def wordnet_compounds() -> list[tuple[str, str, str]]:
     from compsem.resources.wordnet import wordnet
 
     wn = wordnet()
+    senses = {head: set(wn.synsets(head, "n")) for head in HARMFUL_NOUNS}
+    parents = {head: {p for s in senses[head] for p in s.hypernyms()} for head in HARMFUL_NOUNS}
     found: dict[tuple[str, str], set[str]] = {}
-    for head in HARMFUL_NOUNS:
-        senses = set(wn.synsets(head, "n"))
-        parents = {parent for sense in senses for parent in sense.hypernyms()}
-        for synset in wn.all_synsets("n"):
-            for lemma in synset.lemmas():
-                first, _, last = lemma.name().lower().partition("_")
-                if last != head or wn.synsets(first, "a") or not wn.synsets(first, "n"):
-                    continue
-                above = set(synset.closure(lambda s: s.hypernyms() + s.instance_hypernyms()))
-                reading = "entailment" if above & senses else "sibling" if above & parents else ""
-                found.setdefault((f"{first} {head}", head), set()).add(reading or "non_entailment")
+    for synset in wn.all_synsets("n"):
+        for lemma in synset.lemmas():
+            first, _, head = lemma.name().lower().partition("_")
+            if head not in senses or wn.synsets(first, "a") or not wn.synsets(first, "n"):
+                continue
+            above = set(synset.closure(lambda s: s.hypernyms() + s.instance_hypernyms()))
+            reading = (
+                "entailment" if above & senses[head] else "sibling" if above & parents[head] else ""
+            )
+            found.setdefault((f"{first} {head}", head), set()).add(reading or "non_entailment")
     return sorted(
         (compound, head, "entailment" if "entailment" in readings else "non_entailment")
         for (compound, head), readings in found.items()
@@ -179,32 +162,18 @@ def wordnet_compounds() -> list[tuple[str, str, str]]:
     )
 
 
-def compound_spte(model: Path) -> dict:
+def compound_spte(model: Path, compounds: list[tuple[str, str, str]]) -> dict:
     """The SPTE model on :func:`wordnet_compounds` ("This is a water gun." => "This is a
     gun."): recall of each gold label, and how many compounds hold it."""
-    import torch
-    from transformers import AutoModelForSequenceClassification, AutoTokenizer
-
     from compsem.text.articles import with_article
 
-    compounds = wordnet_compounds()
-    classifier = AutoModelForSequenceClassification.from_pretrained(model).eval()
-    tokenizer = AutoTokenizer.from_pretrained(model)
-    with torch.inference_mode():
-        encoded = tokenizer(
-            [f"This is {with_article(c)}." for c, _, _ in compounds],
-            [f"This is {with_article(head)}." for _, head, _ in compounds],
-            padding=True,
-            return_tensors="pt",
-        )
-        said = classifier(**encoded).logits.argmax(-1).tolist()
+    pairs = [
+        (f"This is {with_article(c)}.", f"This is {with_article(h)}.") for c, h, _ in compounds
+    ]
+    said = [label for label, _ in labels_of(model, pairs)]
     recall = {}
     for gold in ("entailment", "non_entailment"):
-        right = [
-            classifier.config.id2label[s] == gold
-            for s, (_, _, g) in zip(said, compounds, strict=True)
-            if g == gold
-        ]
+        right = [s == gold for s, (_, _, g) in zip(said, compounds, strict=True) if g == gold]
         recall[gold] = {"compounds": len(right), "recall": round(sum(right) / len(right), 3)}
     return recall
 
@@ -298,8 +267,11 @@ def record(
     if export and before:
         evaluative["the --before model"] = evaluative_accuracy(before, export)
     one_modifier = {m.name: one_modifier_spte(m) for m in models["spte"]}
-    compounds = {m.name: compound_spte(m) for m in models["spte"]}
-    compounds |= {f"{m.name} of --spte-before": compound_spte(m) for m in spte_before}
+    compound_pairs = wordnet_compounds()
+    compounds = {m.name: compound_spte(m, compound_pairs) for m in models["spte"]}
+    compounds |= {
+        f"{m.name} of --spte-before": compound_spte(m, compound_pairs) for m in spte_before
+    }
     n, harmful = results[0]["scores"]["n"], results[0]["scores"]["harmful"]
     epc_model = runs / "train_epc" / "model-seed1"
     probes = probe(epc_model) if epc_model.exists() else []
