@@ -440,8 +440,13 @@ def test_modifiers_fit_their_nouns_and_stack_in_order(challenge, entries, nouns)
 PLURAL_PREFIXES = ("They are", "These are", "Those are")
 
 
-def determiner_of(words: list[str], entries: dict, plural: bool = False) -> str:
-    forced = {entry["determiner"] for w in words[:-1] for entry in by_word(entries)[w]}
+def determiners_by_word(entries: dict) -> dict[str, set[str]]:
+    """modifier -> the determiners its rows force."""
+    return {w: {e["determiner"] for e in rows} for w, rows in by_word(entries).items()}
+
+
+def determiner_of(words: list[str], determiners: dict, plural: bool = False) -> str:
+    forced = {d for w in words[:-1] for d in determiners[w]}
     if "possessive" in forced:
         return "my"
     if "definite" in forced:
@@ -449,11 +454,11 @@ def determiner_of(words: list[str], entries: dict, plural: bool = False) -> str:
     return "" if plural else indefinite_article(words[0])
 
 
-def said(words: list[str], entries: dict, plural: bool) -> str:
+def said(words: list[str], determiners: dict, plural: bool) -> str:
     """``Det words`` as the generator writes it, in the plural: the noun's plural form."""
     if plural:
         words = [*words[:-1], plural_form(words[-1])]
-    return f"{determiner_of(words, entries, plural)} {' '.join(words)}".strip()
+    return f"{determiner_of(words, determiners, plural)} {' '.join(words)}".strip()
 
 
 def test_plurals_are_what_wordnet_reads_back():
@@ -478,13 +483,14 @@ def test_surface_forms_determiners_and_prefixes(challenge, entries, nouns):
         for r in table.to_pylist()
     }
     plurals = Counter()
+    determiners = determiners_by_word(entries)
     for task, frame in challenge.items():
         for row, *_ in slots(frame, entries):
             words = [row.modifier1, row.modifier2, row.noun]
             plural = task != "epc" and row.prefix in PLURAL_PREFIXES
             plurals[task] += plural
-            assert row.det == determiner_of(words, entries, plural)
-            assert row.np == said(words, entries, plural)
+            assert row.det == determiner_of(words, determiners, plural)
+            assert row.np == said(words, determiners, plural)
             if task == "epc":
                 continue
             gender = nouns[row.noun]["gender"]
@@ -510,14 +516,14 @@ def test_surface_forms_determiners_and_prefixes(challenge, entries, nouns):
         }
         plural = row.prefix in PLURAL_PREFIXES
         words = kept[row.hypothesis_type]
-        assert row.hypothesis == f"{row.prefix} {said(words, entries, plural)}."
+        assert row.hypothesis == f"{row.prefix} {said(words, determiners, plural)}."
     for row in challenge["mpte"].itertuples():
         plural = row.prefix in PLURAL_PREFIXES
-        second = said([row.second_noun], entries, plural)
+        second = said([row.second_noun], determiners, plural)
         assert row.premise == f"{row.prefix} {row.np}. {row.prefix} {second}."
         modifier = row.modifier1 if row.hypothesis_modifier == "m1" else row.modifier2
         words = [modifier, row.second_noun]
-        assert row.hypothesis == f"{row.prefix} {said(words, entries, plural)}."
+        assert row.hypothesis == f"{row.prefix} {said(words, determiners, plural)}."
 
 
 def test_epc_events_are_the_nouns_events_of_their_stance(challenge):
